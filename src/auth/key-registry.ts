@@ -1,0 +1,123 @@
+import {
+  DEMO_KEYS,
+  isPlanName,
+  PLAN_LIMITS,
+  type PlanLimits,
+  type PlanName,
+} from '../contract/plans.js'
+import { isValidKeyText } from './parse-authorization.js'
+
+/** An API key and what it may do. */
+export interface ApiKeyInfo {
+  key: string
+  plan: PlanName
+  /** Per-key limits; for enterprise keys these may differ from the plan's defaults. */
+  limits: PlanLimits
+  /** Where the key came from: built in, the sandbox options, or created at run time. */
+  source: 'demo' | 'options' | 'runtime'
+}
+
+/** A key in the `keys` option: a plan name, or a plan with custom (enterprise) limits. */
+export type KeyOption = PlanName | { plan: PlanName; perMinute?: number; perDay?: number }
+
+export interface CreateKeyOptions {
+  plan: PlanName
+  /** Choose the key text; default a random `sk_sandbox_…` key. */
+  key?: string
+  perMinute?: number
+  perDay?: number
+}
+
+export interface KeyRegistry {
+  lookup(key: string): ApiKeyInfo | undefined
+  create(options: CreateKeyOptions): ApiKeyInfo
+  /** Revokes any key, demo keys included, until the next reset. Returns false for an unknown key. */
+  revoke(key: string): boolean
+  list(): ApiKeyInfo[]
+  /** Back to the demo keys and the option keys. */
+  reset(): void
+}
+
+export class KeyOptionError extends TypeError {}
+
+const randomKey = (): string => {
+  const bytes = new Uint8Array(16)
+  globalThis.crypto.getRandomValues(bytes)
+  return `sk_sandbox_${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`
+}
+
+const checkLimit = (name: string, value: number | undefined): void => {
+  if (value !== undefined && (!Number.isInteger(value) || value < 1)) {
+    throw new KeyOptionError(
+      `Failed to configure a key: ${name} must be a whole number >= 1, got ${String(value)}.`,
+    )
+  }
+}
+
+const makeInfo = (
+  key: string,
+  option: CreateKeyOptions,
+  source: ApiKeyInfo['source'],
+): ApiKeyInfo => {
+  if (!isPlanName(option.plan)) {
+    throw new KeyOptionError(
+      `Failed to configure key "${key}": unknown plan "${String(option.plan)}". Use one of free, pro, business, enterprise.`,
+    )
+  }
+  if (!isValidKeyText(key)) {
+    throw new KeyOptionError(
+      `Failed to configure key "${key}": a key is 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750).`,
+    )
+  }
+  checkLimit('perMinute', option.perMinute)
+  checkLimit('perDay', option.perDay)
+  const plan = option.plan
+  const custom = plan === 'enterprise'
+  return {
+    key,
+    plan,
+    limits: {
+      perMinute: (custom ? option.perMinute : undefined) ?? PLAN_LIMITS[plan].perMinute,
+      perDay: (custom ? option.perDay : undefined) ?? PLAN_LIMITS[plan].perDay,
+    },
+    source,
+  }
+}
+
+/**
+ * The demo keys, the keys given in options, and keys created at run time.
+ *
+ * @example
+ * const keys = createKeyRegistry({ 'my-key': 'pro' })
+ * keys.create({ plan: 'enterprise', perMinute: 10_000 })
+ */
+export const createKeyRegistry = (
+  configured: Readonly<Record<string, KeyOption>> = {},
+): KeyRegistry => {
+  const base = new Map<string, ApiKeyInfo>()
+  for (const [key, plan] of Object.entries(DEMO_KEYS))
+    base.set(key, makeInfo(key, { plan }, 'demo'))
+  for (const [key, option] of Object.entries(configured)) {
+    const opts = typeof option === 'string' ? { plan: option } : option
+    base.set(key, makeInfo(key, opts, 'options'))
+  }
+  let keys = new Map(base)
+  return {
+    lookup: (key) => keys.get(key),
+    create(options) {
+      const key = options.key ?? randomKey()
+      if (keys.has(key))
+        throw new KeyOptionError(
+          `Failed to create key "${key}": it exists already. Revoke it first or choose another.`,
+        )
+      const info = makeInfo(key, options, 'runtime')
+      keys.set(key, info)
+      return info
+    },
+    revoke: (key) => keys.delete(key),
+    list: () => [...keys.values()],
+    reset() {
+      keys = new Map(base)
+    },
+  }
+}

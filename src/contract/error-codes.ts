@@ -1,0 +1,31 @@
+/**
+ * Every `code` the sandbox answers with, and its HTTP status. This table is the
+ * only place a code is tied to a status; the README's and the OpenAPI
+ * document's lists are checked against it by a test.
+ */
+export const ERROR_CODES = {
+  missing_api_key: 401,
+  malformed_authorization: 401,
+  invalid_api_key: 401,
+  rate_limit_exceeded: 429,
+  api_key_banned: 429,
+  route_not_found: 404,
+  method_not_allowed: 405,
+  invalid_parameter: 400,
+  invalid_content_type: 400,
+  malformed_json: 400,
+  validation_failed: 400,
+  payload_too_large: 413,
+  pet_not_found: 404,
+  operation_removed: 410,
+  unknown_scenario: 400,
+  internal_error: 500,
+  service_unavailable: 503,
+  // Control API (standalone server and programmatic controls).
+  forbidden: 403,
+  unknown_plan: 400,
+  key_not_found: 404,
+} as const
+
+export type ErrorCode = keyof typeof ERROR_CODES
+export const isErrorCode = (value: string): value is ErrorCode => Object.hasOwn(ERROR_CODES, value)

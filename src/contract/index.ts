@@ -1,0 +1,5 @@
+export * from './error-body.js'
+export * from './error-codes.js'
+export * from './limits.js'
+export * from './pet.js'
+export * from './plans.js'

@@ -1,0 +1,78 @@
+import { z } from 'zod'
+import { LIMITS } from './limits.js'
+
+/**
+ * The single description of the Pet Store resources. Types, request
+ * validation, the @msw/data collection and the OpenAPI document test all
+ * derive from these schemas.
+ */
+export const PET_STATUSES = ['available', 'pending', 'sold'] as const
+
+export const PetStatusSchema = z.enum(PET_STATUSES)
+export type PetStatus = z.infer<typeof PetStatusSchema>
+
+// Unicode category Cc: C0 and C1 control characters and DEL. Names with them are rejected.
+const CONTROL_CHARACTER = /\p{Cc}/u
+
+const countCodePoints = (value: string): number => {
+  let count = 0
+  for (const _ of value) count++
+  return count
+}
+
+/** `name`: a JSON string; trimmed it has 1 to 100 code points and no control characters. */
+export const PetNameSchema = z
+  .string({ error: 'must be a string' })
+  .transform((value) => value.trim())
+  .check((ctx) => {
+    const length = countCodePoints(ctx.value)
+    if (length < LIMITS.nameMinCodePoints) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        message: 'must not be empty or only whitespace',
+      })
+    } else if (length > LIMITS.nameMaxCodePoints) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        message: `must have at most ${LIMITS.nameMaxCodePoints} characters (Unicode code points) after trimming`,
+      })
+    }
+    if (CONTROL_CHARACTER.test(ctx.value)) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        message: 'must not contain control characters',
+      })
+    }
+  })
+
+/** `categoryId` and `id`: a JSON integer from 1 to 2^53 - 1. */
+export const PositiveIdSchema = z
+  .number({ error: 'must be an integer' })
+  .int({ error: 'must be an integer' })
+  .min(1, { error: 'must be at least 1' })
+  .max(LIMITS.maxId, { error: `must be at most ${LIMITS.maxId}` })
+
+/** The request body of createPet. Unknown fields (`id` included) are dropped. */
+export const NewPetSchema = z.object({
+  name: PetNameSchema,
+  categoryId: PositiveIdSchema,
+  status: z
+    .enum(PET_STATUSES, { error: `must be one of ${PET_STATUSES.join(', ')}` })
+    .default('available'),
+})
+export type NewPetInput = z.input<typeof NewPetSchema>
+export type NewPet = z.output<typeof NewPetSchema>
+
+/** A stored Pet, as the service returns it. Also the @msw/data collection schema. */
+export const PetSchema = z.object({
+  id: PositiveIdSchema,
+  name: z.string(),
+  categoryId: PositiveIdSchema,
+  status: PetStatusSchema,
+})
+export type Pet = z.infer<typeof PetSchema>
+
+export const PetsSchema = z.array(PetSchema)

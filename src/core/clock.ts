@@ -1,0 +1,66 @@
+/**
+ * The one clock of a sandbox. It follows a time source (by default `Date.now`,
+ * which vitest's fake timers also control) until a test sets or advances it;
+ * from then on it is frozen and moves only when told, so boundary tests are
+ * exact. `useRealTime()` (and a sandbox reset) returns to the time source.
+ * See docs/decisions/0002-frozen-manual-clock.md.
+ */
+export interface SandboxClock {
+  /** Milliseconds since the Unix epoch. */
+  now(): number
+  /** Freeze the clock at this moment. */
+  set(time: Date | number | string): void
+  /** Freeze the clock at now + ms (ms may be 0; negative moves back). */
+  advance(ms: number): void
+  /** Follow the time source again. */
+  useRealTime(): void
+  /** True while the clock is set or advanced by hand. */
+  readonly frozen: boolean
+}
+
+export interface ClockOptions {
+  /** The time source; default `Date.now`. */
+  source?: () => number
+}
+
+const toEpochMs = (time: Date | number | string): number => {
+  const ms =
+    time instanceof Date ? time.getTime() : typeof time === 'number' ? time : Date.parse(time)
+  if (!Number.isFinite(ms)) {
+    throw new TypeError(
+      `Failed to set the sandbox clock: ${String(time)} is not a valid date. Pass a Date, epoch milliseconds or an ISO 8601 string.`,
+    )
+  }
+  return ms
+}
+
+/**
+ * @example
+ * const clock = createClock()
+ * clock.set('2030-12-05T00:00:00Z')
+ * clock.advance(60_000)
+ */
+export const createClock = (options: ClockOptions = {}): SandboxClock => {
+  const source = options.source ?? (() => Date.now())
+  let manual: number | undefined
+  return {
+    now: () => manual ?? source(),
+    set(time) {
+      manual = toEpochMs(time)
+    },
+    advance(ms) {
+      if (!Number.isFinite(ms)) {
+        throw new TypeError(
+          `Failed to advance the sandbox clock: ${String(ms)} is not a finite number of milliseconds.`,
+        )
+      }
+      manual = (manual ?? source()) + ms
+    },
+    useRealTime() {
+      manual = undefined
+    },
+    get frozen() {
+      return manual !== undefined
+    },
+  }
+}

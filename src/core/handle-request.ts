@@ -1,0 +1,202 @@
+import type { ApiKeyInfo, KeyRegistry } from '../auth/key-registry.js'
+import { parseAuthorization } from '../auth/parse-authorization.js'
+import { PLAN_LIMITS } from '../contract/plans.js'
+import type { PetStore } from '../db/pet-store.js'
+import type { OperationSettings } from '../handlers/operation.js'
+import { SANDBOX_QUERY_PARAMS, singleParam } from '../handlers/query.js'
+import { matchRoute } from '../handlers/routes.js'
+import type { RateLimiter } from '../rate-limit/rate-limiter.js'
+import type { Scenario } from '../scenarios/define-scenario.js'
+import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
+import { ApiError } from './api-error.js'
+import type { SandboxClock } from './clock.js'
+import type { RequestJournal } from './journal.js'
+import { redactAuthorization } from './journal.js'
+import type { SandboxRequest, SandboxResponse } from './types.js'
+
+/** Who is calling: the key's record, or nobody (an anonymous caller). */
+export interface Caller {
+  key: ApiKeyInfo | undefined
+  /** The rate-limit bucket this request counts against. */
+  bucket: string
+}
+
+/** The seam to the data: which store a request reads and writes. */
+export type StoreResolver = (input: { caller: Caller; scenario: Scenario }) => PetStore
+
+/** The parts of a sandbox the pipeline uses. */
+export interface PipelineState {
+  settings: OperationSettings
+  /** Restricts the sandbox to one origin (from a full `baseUrl`); undefined matches any origin. */
+  origin: string | undefined
+  clock: SandboxClock
+  keys: KeyRegistry
+  limiter: RateLimiter
+  scenarios: ScenarioRegistry
+  /** The sticky scenario's name. */
+  stickyScenario: () => string
+  journal: RequestJournal
+  resolveStore: StoreResolver
+  /** Reports a programming error (the client gets 500 internal_error). */
+  onError: (error: unknown) => void
+}
+
+const WWW_AUTHENTICATE = 'Bearer realm="petstore"'
+
+const unauthorized = (
+  code: 'missing_api_key' | 'malformed_authorization' | 'invalid_api_key',
+): ApiError => {
+  const challenge =
+    code === 'missing_api_key' ? WWW_AUTHENTICATE : `${WWW_AUTHENTICATE}, error="invalid_token"`
+  const message = {
+    missing_api_key: 'Send your API key as "Authorization: Bearer <API_KEY>".',
+    malformed_authorization:
+      'The Authorization header must be "Bearer <API_KEY>" with exactly one token.',
+    invalid_api_key: 'The API key is unknown or has been revoked.',
+  }[code]
+  return new ApiError(code, message, { headers: { 'WWW-Authenticate': challenge } })
+}
+
+/** The base path of a request URL, or undefined when the request is not the sandbox's. */
+const ownPath = (state: PipelineState, url: URL): string | undefined => {
+  if (state.origin !== undefined && url.origin !== state.origin) return undefined
+  const base = state.settings.basePath
+  if (url.pathname === base) return ''
+  return url.pathname.startsWith(`${base}/`) ? url.pathname.slice(base.length) : undefined
+}
+
+/**
+ * The contract, once: authentication, rate limit, routing, scenario, input
+ * validation and the operation, in that order. Returns null for a request
+ * outside the API's base path, so the runtime can pass it on.
+ */
+export const handleRequest = async (
+  state: PipelineState,
+  request: SandboxRequest,
+): Promise<SandboxResponse | null> => {
+  let url: URL
+  try {
+    url = new URL(request.url)
+  } catch {
+    return null
+  }
+  const path = ownPath(state, url)
+  if (path === undefined) return null
+
+  const match = matchRoute(path)
+  const routeHeaders = match?.route.headers?.({ url, settings: state.settings }) ?? {}
+  let rateLimitHeaders: Record<string, string> = {}
+  let scenarioName = state.stickyScenario()
+  let caller: Caller | undefined
+  let response: SandboxResponse
+
+  try {
+    const now = state.clock.now()
+    // Authentication, then the rate limit. An unauthenticated request counts
+    // against its address's anonymous bucket, which also slows key guessing.
+    const auth = parseAuthorization(request.headers.authorization)
+    const key = auth.kind === 'bearer' ? state.keys.lookup(auth.token) : undefined
+    caller = {
+      key,
+      bucket: key !== undefined ? `key:${key.key}` : `anon:${request.clientAddress ?? 'shared'}`,
+    }
+    const decision = state.limiter.take(caller.bucket, key?.limits ?? PLAN_LIMITS.free, now)
+    rateLimitHeaders = decision.headers
+    if (!decision.allowed) {
+      const banned = decision.code === 'api_key_banned'
+      throw new ApiError(
+        banned ? 'api_key_banned' : 'rate_limit_exceeded',
+        banned
+          ? 'This API key kept sending requests while rate limited and is banned for a while. Back off exponentially.'
+          : 'Rate limit exceeded. Retry after the time given in the Retry-After header.',
+        { headers: { 'Retry-After': String(decision.retryAfterSeconds ?? 1) } },
+      )
+    }
+    if (key === undefined) {
+      throw unauthorized(
+        auth.kind === 'missing'
+          ? 'missing_api_key'
+          : auth.kind === 'malformed'
+            ? 'malformed_authorization'
+            : 'invalid_api_key',
+      )
+    }
+
+    // The scenario: query flag, then header, then the sticky one.
+    const requested =
+      singleParam(url.searchParams, '__scenario') ?? request.headers['x-sandbox-scenario']?.trim()
+    if (requested !== undefined) scenarioName = requested
+    const scenario = state.scenarios.get(scenarioName)
+    if (scenario === undefined) {
+      const names = state.scenarios
+        .list()
+        .map((s) => s.name)
+        .join(', ')
+      throw new ApiError(
+        'unknown_scenario',
+        `Unknown scenario "${scenarioName}". Valid scenarios: ${names}.`,
+      )
+    }
+
+    // Routing.
+    if (match === undefined)
+      throw new ApiError('route_not_found', `No route matches ${url.pathname}.`)
+    const operation = match.route.methods[request.method]
+    if (operation === undefined) {
+      const allow = Object.keys(match.route.methods).join(', ')
+      throw new ApiError(
+        'method_not_allowed',
+        `${request.method} is not allowed on ${url.pathname}. Allowed: ${allow}.`,
+        {
+          headers: { Allow: allow },
+        },
+      )
+    }
+
+    const scenarioContext = { operationId: operation.id, request, url, clock: state.clock }
+    const forced = scenario.respond?.(scenarioContext)
+    if (forced instanceof ApiError) throw forced
+    response =
+      forced ??
+      (await operation.run({
+        request,
+        url,
+        params: match.params,
+        store: state.resolveStore({ caller, scenario }),
+        clock: state.clock,
+        settings: state.settings,
+      }))
+    const delayMs = scenario.delayMs?.(scenarioContext)
+    if (delayMs !== undefined) response.delayMs = delayMs
+    if (scenario.fault !== undefined) response.fault = scenario.fault
+  } catch (error) {
+    if (error instanceof ApiError) {
+      response = error.toResponse()
+    } else {
+      state.onError(error)
+      response = new ApiError(
+        'internal_error',
+        'The sandbox failed to answer this request.',
+      ).toResponse()
+    }
+  }
+
+  response.headers = { ...routeHeaders, ...rateLimitHeaders, ...response.headers }
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined)
+      headers[name] = name === 'authorization' ? redactAuthorization(value) : value
+  }
+  state.journal.record({
+    time: new Date(state.clock.now()).toISOString(),
+    method: request.method,
+    url: `${url.pathname}${url.search}`,
+    status: response.status,
+    scenario: scenarioName,
+    plan: caller?.key?.plan,
+    headers,
+  })
+  return response
+}
+
+export { SANDBOX_QUERY_PARAMS }

@@ -1,0 +1,36 @@
+/**
+ * The plain request and response the runtime-free core speaks. Every runtime
+ * (MSW handlers, node:http server, Playwright route) converts to and from these.
+ */
+export interface SandboxRequest {
+  /** Upper-case HTTP method. */
+  method: string
+  /** The absolute request URL, e.g. `http://127.0.0.1:4010/v1/pets?limit=5`. */
+  url: string
+  /** Request headers with lower-case names. Repeated headers joined with ", ". */
+  headers: Readonly<Record<string, string | undefined>>
+  /**
+   * The raw body bytes, or null when there is none. A runtime that stops
+   * reading early may pass only the first `LIMITS.maxBodyBytes + 1` bytes.
+   */
+  body: Uint8Array | null
+  /** The client's network address, when the runtime knows it. */
+  clientAddress?: string | undefined
+}
+
+/** What a runtime does with the connection instead of (or before) answering. */
+export type TransportFault =
+  /** Fail the connection: `HttpResponse.error()` in MSW, a destroyed socket on a server. */
+  'network-error'
+
+export interface SandboxResponse {
+  status: number
+  /** Response headers with their canonical names. */
+  headers: Record<string, string>
+  /** The body text (JSON), or null for no body. */
+  body: string | null
+  /** Wait this long before answering (or failing). */
+  delayMs?: number | undefined
+  /** Fail the connection after `delayMs` instead of answering. */
+  fault?: TransportFault | undefined
+}

@@ -1,0 +1,35 @@
+import { en, Faker } from '@faker-js/faker'
+import { type NewPet, PET_STATUSES } from '../contract/pet.js'
+
+export const DEFAULT_SEED = 20301205
+export const DEFAULT_PET_COUNT = 25
+/** Seeded pets use categories 1 to 5. */
+export const SEED_CATEGORY_COUNT = 5
+
+export interface SeedOptions {
+  seed?: number
+  count?: number
+}
+
+/**
+ * The seeded pets: the same seed gives the same pets on every run and machine.
+ * Statuses cycle through every value so each status is present in any 3
+ * consecutive pets; names and categories come from a seeded faker.
+ *
+ * @example
+ * seedPets({ seed: 1, count: 3 }) // three NewPet values, always the same
+ */
+export const seedPets = (options: SeedOptions = {}): NewPet[] => {
+  const seed = options.seed ?? DEFAULT_SEED
+  const count = options.count ?? DEFAULT_PET_COUNT
+  const faker = new Faker({ locale: [en], seed })
+  const pets: NewPet[] = []
+  for (let index = 0; index < count; index++) {
+    pets.push({
+      name: faker.animal.petName(),
+      categoryId: faker.number.int({ min: 1, max: SEED_CATEGORY_COUNT }),
+      status: PET_STATUSES[index % PET_STATUSES.length] ?? 'available',
+    })
+  }
+  return pets
+}

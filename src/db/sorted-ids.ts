@@ -1,0 +1,44 @@
+/**
+ * An ascending list of ids with binary search: the index behind cursor
+ * pagination, so a page costs O(log n + limit) wherever it starts.
+ */
+export class SortedIds {
+  private ids: number[] = []
+
+  get size(): number {
+    return this.ids.length
+  }
+
+  /** Inserts an id; O(1) for the usual ascending append. */
+  insert(id: number): void {
+    const last = this.ids[this.ids.length - 1]
+    if (last === undefined || id > last) {
+      this.ids.push(id)
+      return
+    }
+    const at = this.firstGreaterThan(id - 1)
+    if (this.ids[at] !== id) this.ids.splice(at, 0, id)
+  }
+
+  /** Position of the first id greater than `id`. */
+  firstGreaterThan(id: number): number {
+    let low = 0
+    let high = this.ids.length
+    while (low < high) {
+      const mid = (low + high) >>> 1
+      if ((this.ids[mid] as number) <= id) low = mid + 1
+      else high = mid
+    }
+    return low
+  }
+
+  /** Up to `count` ids after `afterId` (all ids when undefined). */
+  slice(afterId: number | undefined, count: number): number[] {
+    const start = afterId === undefined ? 0 : this.firstGreaterThan(afterId)
+    return this.ids.slice(start, start + count)
+  }
+
+  clear(): void {
+    this.ids = []
+  }
+}

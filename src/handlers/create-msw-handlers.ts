@@ -1,0 +1,65 @@
+import { delay, type HttpHandler, HttpResponse, http } from 'msw'
+import { LIMITS } from '../contract/limits.js'
+import type { SandboxRequest, SandboxResponse } from '../core/types.js'
+
+export interface MswHandlersOptions {
+  handle: (request: SandboxRequest) => Promise<SandboxResponse | null>
+  basePath: string
+  /** Restrict to one origin; undefined matches any origin. */
+  origin: string | undefined
+}
+
+const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD'])
+
+/** Reads at most the body limit plus one byte, so an oversized body is known to be one without holding all of it. */
+const readBody = async (request: Request): Promise<Uint8Array | null> => {
+  if (METHODS_WITHOUT_BODY.has(request.method) || request.body === null) return null
+  const reader = request.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  while (size <= LIMITS.maxBodyBytes) {
+    const { done, value } = await reader.read()
+    if (done) break
+    chunks.push(value)
+    size += value.byteLength
+  }
+  await reader.cancel().catch(() => {})
+  const body = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    body.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return body
+}
+
+/** Turns a Fetch Request into the core's plain request. */
+export const toSandboxRequest = async (request: Request): Promise<SandboxRequest> => ({
+  method: request.method,
+  url: request.url,
+  headers: Object.fromEntries(request.headers),
+  body: await readBody(request),
+})
+
+/** Turns the core's plain response into what an MSW resolver returns. */
+export const toMswResponse = async (response: SandboxResponse): Promise<Response> => {
+  if (response.delayMs !== undefined && response.delayMs > 0) await delay(response.delayMs)
+  if (response.fault === 'network-error') return HttpResponse.error()
+  return new HttpResponse(response.body, { status: response.status, headers: response.headers })
+}
+
+/**
+ * The MSW adapter over the core: one catch-all handler below the base path.
+ * Requests outside it fall through to the next handler.
+ */
+export const createMswHandlers = (options: MswHandlersOptions): HttpHandler[] => {
+  const prefix = options.origin ?? '*'
+  const resolver = async ({ request }: { request: Request }) => {
+    const response = await options.handle(await toSandboxRequest(request))
+    return response === null ? undefined : toMswResponse(response)
+  }
+  return [
+    http.all(`${prefix}${options.basePath}`, resolver),
+    http.all(`${prefix}${options.basePath}/*`, resolver),
+  ]
+}

@@ -1,0 +1,36 @@
+import { NewPetSchema } from '../contract/pet.js'
+import { ApiError, jsonResponse } from '../core/api-error.js'
+import type { Operation } from './operation.js'
+import { readJsonBody } from './read-json-body.js'
+
+/**
+ * POST /pets (createPet): validates a NewPet, listing every problem in
+ * `details`, and answers 201 with the stored Pet and its `Location`.
+ */
+export const createPet: Operation = async ({ request, url, store, settings }) => {
+  const value = readJsonBody(request)
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw new ApiError('validation_failed', 'The request body must be a JSON object (a NewPet).', {
+      details: [{ field: '(body)', message: 'must be a JSON object' }],
+    })
+  }
+  const parsed = NewPetSchema.safeParse(value)
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => {
+      const field = issue.path.map(String).join('.')
+      const top = issue.path[0]
+      const missing = typeof top === 'string' && !Object.hasOwn(value, top)
+      return {
+        field: field === '' ? '(body)' : field,
+        message: missing ? 'is required' : issue.message,
+      }
+    })
+    throw new ApiError(
+      'validation_failed',
+      `The pet is invalid: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}.`,
+      { details },
+    )
+  }
+  const pet = await store.create(parsed.data)
+  return jsonResponse(201, pet, { Location: `${url.origin}${settings.basePath}/pets/${pet.id}` })
+}

@@ -1,0 +1,15 @@
+/**
+ * petstore-sandbox: the runtime-free core. Runtimes have their own entries
+ * (`petstore-sandbox/node`, …).
+ */
+export type { ApiKeyInfo, CreateKeyOptions, KeyOption } from './auth/key-registry.js'
+export * from './contract/index.js'
+export { ApiError, jsonResponse } from './core/api-error.js'
+export type { SandboxClock } from './core/clock.js'
+export type { JournalEntry } from './core/journal.js'
+export type { SandboxRequest, SandboxResponse, TransportFault } from './core/types.js'
+export type { PetPage, PetStore, PetStoreSnapshot } from './db/pet-store.js'
+export type { OperationId } from './handlers/operation.js'
+export { createSandbox, type Sandbox, type ScenarioInfo } from './sandbox/create-sandbox.js'
+export type { SandboxOptions } from './sandbox/sandbox-options.js'
+export { defineScenario, type Scenario, type ScenarioContext } from './scenarios/define-scenario.js'

@@ -1,0 +1,37 @@
+import type { KeyOption } from '../auth/key-registry.js'
+import type { Scenario } from '../scenarios/define-scenario.js'
+
+/** Options of `createSandbox`. Every one is optional. */
+export interface SandboxOptions {
+  /**
+   * Where the API lives. A path (default `/v1`) matches any origin whose path
+   * starts with it, so production, staging and relative URLs are all
+   * intercepted; a full URL such as `https://api.example.test/v1` restricts the
+   * handlers to that origin.
+   */
+  baseUrl?: string
+  /** Faker seed of the seeded pets (default 20301205). */
+  seed?: number
+  /** How many pets to seed (default 25; ids 1..pets). */
+  pets?: number
+  /** Extra API keys: `{ 'my-key': 'pro' }` or `{ 'big-co': { plan: 'enterprise', perMinute: 20_000 } }`. */
+  keys?: Record<string, KeyOption>
+  /** The sticky scenario at start and after reset (default `default`). */
+  scenario?: string
+  /** Your own scenarios, next to the built-in ones. */
+  scenarios?: readonly Scenario[]
+  /** Time source of the sandbox clock (default `Date.now`). */
+  now?: () => number
+  /** How many requests the journal keeps (default 500). */
+  journalSize?: number
+  /** When getPet was deprecated, for its `Deprecation` header (default 2026-01-01T00:00:00Z). */
+  deprecatedAt?: Date | string
+  /** When getPet is removed and starts answering 410 (default 2030-12-05T00:00:00Z, the spec's date). */
+  sunsetAt?: Date | string
+  /** Called with programming errors behind a 500 `internal_error` (default console.error). */
+  onError?: (error: unknown) => void
+}
+
+export const DEFAULT_BASE_PATH = '/v1'
+export const DEFAULT_DEPRECATED_AT = '2026-01-01T00:00:00Z'
+export const DEFAULT_SUNSET_AT = '2030-12-05T00:00:00Z'

@@ -1,0 +1,44 @@
+/**
+ * What the conformance suite needs from a runtime: a way to send a request to
+ * the API and a way to steer the sandbox. Each runtime (in-process MSW, the
+ * standalone server over HTTP, a real browser) provides one `ConformanceTarget`
+ * and runs the very same suite.
+ */
+export interface WireRequest {
+  method: string
+  /** Path below the API base, with query: `/pets?limit=5`. */
+  path: string
+  headers?: Record<string, string>
+  body?: string | Uint8Array
+}
+
+export interface WireResponse {
+  status: number
+  /** Lower-case header names. */
+  headers: Record<string, string>
+  body: string
+}
+
+/** The sandbox's controls, asynchronous so that they can travel over HTTP or into a page. */
+export interface ConformanceControls {
+  reset(): Promise<void>
+  setClock(time: string): Promise<void>
+  advanceClock(ms: number): Promise<void>
+  createKey(options: { plan: string; perMinute?: number; perDay?: number }): Promise<string>
+  revokeKey(key: string): Promise<void>
+  setScenario(name: string): Promise<void>
+}
+
+export interface ConformanceTarget {
+  /** Shown in test titles. */
+  name: string
+  /** The API's base URL as the client sees it, e.g. `https://api.example.test/v1`. */
+  baseUrl: string
+  send(request: WireRequest): Promise<WireResponse>
+  controls: ConformanceControls
+  /** What the runtime can do; tests that need more are skipped there. */
+  capabilities: {
+    /** The runtime knows the client's address (separate anonymous buckets per address). */
+    clientAddress: boolean
+  }
+}
