@@ -31,6 +31,6 @@ export interface SandboxResponse {
   body: string | null
   /** Wait this long before answering (or failing). */
   delayMs?: number | undefined
-  /** Fail the connection after `delayMs` instead of answering. */
+  /** Fail the connection (after `delayMs`) instead of answering. */
   fault?: TransportFault | undefined
 }

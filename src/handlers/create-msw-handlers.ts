@@ -44,7 +44,7 @@ export const toSandboxRequest = async (request: Request): Promise<SandboxRequest
 /** Turns the core's plain response into what an MSW resolver returns. */
 export const toMswResponse = async (response: SandboxResponse): Promise<Response> => {
   if (response.delayMs !== undefined && response.delayMs > 0) await delay(response.delayMs)
-  if (response.fault === 'network-error') return HttpResponse.error()
+  if (response.fault !== undefined) return HttpResponse.error()
   return new HttpResponse(response.body, { status: response.status, headers: response.headers })
 }
 

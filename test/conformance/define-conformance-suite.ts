@@ -29,14 +29,23 @@ export const defineConformanceSuite = (getTarget: () => ConformanceTarget): void
     const target = getTarget()
     const response = await target.send(request)
     const problems = checkResponseAgainstOpenApi({ request, response })
-    expect(problems, `${request.method} ${request.path} → ${response.status} breaks the OpenAPI document`).toEqual([])
+    expect(
+      problems,
+      `${request.method} ${request.path} → ${response.status} breaks the OpenAPI document`,
+    ).toEqual([])
     return response
   }
   const ctx: SuiteContext = {
     target: getTarget,
     send,
     sendAs: (key, request) =>
-      send({ ...request, headers: { ...(key === undefined ? {} : { authorization: `Bearer ${key}` }), ...request.headers } }),
+      send({
+        ...request,
+        headers: {
+          ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
+          ...request.headers,
+        },
+      }),
   }
   describe('conformance', () => {
     beforeEach(async () => {

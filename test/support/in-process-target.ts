@@ -18,13 +18,18 @@ export const createInProcessTarget = (
     stop: () => server.close(),
     async send({ method, path, headers = {}, body }): Promise<WireResponse> {
       const response = await fetch(`${BASE_URL}${path}`, { method, headers, body: body ?? null })
-      return { status: response.status, headers: Object.fromEntries(response.headers), body: await response.text() }
+      return {
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+        body: await response.text(),
+      }
     },
     controls: {
       reset: () => sandbox.reset(),
       setClock: async (time) => sandbox.clock.set(time),
       advanceClock: async (ms) => sandbox.clock.advance(ms),
-      createKey: async (o) => sandbox.keys.create(o as Parameters<Sandbox['keys']['create']>[0]).key,
+      createKey: async (o) =>
+        sandbox.keys.create(o as Parameters<Sandbox['keys']['create']>[0]).key,
       revokeKey: async (key) => {
         sandbox.keys.revoke(key)
       },

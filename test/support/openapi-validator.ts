@@ -6,4 +6,7 @@ import type { WireRequest, WireResponse } from '../conformance/target.js'
  * formed, and the body matches its schema. Returns the problems found.
  * TODO(issue 2, OpenAPI helper): implement with ajv; this placeholder accepts everything.
  */
-export const checkResponseAgainstOpenApi = (_exchange: { request: WireRequest; response: WireResponse }): string[] => []
+export const checkResponseAgainstOpenApi = (_exchange: {
+  request: WireRequest
+  response: WireResponse
+}): string[] => []

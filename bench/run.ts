@@ -1,0 +1,15 @@
+/**
+ * `npm run bench`: every benchmark in one run. Each reports its figures as
+ * ratios against a baseline measured in the same run, because the machines
+ * are shared and noisy. Benchmarks are listed here; each file exports `run`.
+ */
+const BENCHMARKS: ReadonlyArray<{
+  name: string
+  load: () => Promise<{ run: () => Promise<void> }>
+}> = []
+
+for (const bench of BENCHMARKS) {
+  console.log(`\n## ${bench.name}\n`)
+  const { run } = await bench.load()
+  await run()
+}
