@@ -9,7 +9,7 @@ export interface WireRequest {
   /** Path below the API base, with query: `/pets?limit=5`. */
   path: string
   headers?: Record<string, string>
-  body?: string | Uint8Array
+  body?: string | Uint8Array<ArrayBuffer>
 }
 
 export interface WireResponse {
