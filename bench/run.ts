@@ -6,7 +6,13 @@
 const BENCHMARKS: ReadonlyArray<{
   name: string
   load: () => Promise<{ run: () => Promise<void> }>
-}> = []
+}> = [
+  { name: 'pagination across 100,000 pets', load: () => import('./pagination.js') },
+  {
+    name: 'rate limiter: per-request cost and 100,000 buckets',
+    load: () => import('./rate-limit.js'),
+  },
+]
 
 for (const bench of BENCHMARKS) {
   console.log(`\n## ${bench.name}\n`)

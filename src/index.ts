@@ -12,4 +12,12 @@ export type { PetPage, PetStore, PetStoreSnapshot } from './db/pet-store.js'
 export type { OperationId } from './handlers/operation.js'
 export { createSandbox, type Sandbox, type ScenarioInfo } from './sandbox/create-sandbox.js'
 export type { SandboxOptions } from './sandbox/sandbox-options.js'
-export { defineScenario, type Scenario, type ScenarioContext } from './scenarios/define-scenario.js'
+export { createFlakyScenario, type FlakyOptions } from './scenarios/built-in/flaky.js'
+export {
+  defineScenario,
+  type Scenario,
+  type ScenarioContext,
+  type ScenarioStoreContext,
+} from './scenarios/define-scenario.js'
+export { MAX_DELAY_MS, readDelayParam } from './scenarios/read-delay-param.js'
+export { BUILT_IN_SCENARIOS } from './scenarios/scenario-registry.js'

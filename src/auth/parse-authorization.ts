@@ -1,11 +1,13 @@
 /** What an `Authorization` header says, before the key is looked up. */
 export type AuthorizationHeader =
   | { kind: 'missing' }
-  | { kind: 'malformed' }
+  /** `tokenSent`: the Bearer scheme with something after it (RFC 6750 then adds error="invalid_token"). */
+  | { kind: 'malformed'; tokenSent: boolean }
   | { kind: 'bearer'; token: string }
 
 // RFC 6750 b64token after a case-insensitive "Bearer" and one or more spaces.
 const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i
+const BEARER_WITH_CREDENTIALS = /^bearer\s+\S/i
 
 /**
  * Parses `Authorization: Bearer <key>` (RFC 6750). The scheme is
@@ -16,8 +18,10 @@ const BEARER = /^bearer +([A-Za-z0-9\-._~+/]+=*)$/i
  */
 export const parseAuthorization = (value: string | undefined): AuthorizationHeader => {
   if (value === undefined) return { kind: 'missing' }
-  const match = BEARER.exec(value.trim())
-  if (match === null || match[1] === undefined) return { kind: 'malformed' }
+  const text = value.trim()
+  const match = BEARER.exec(text)
+  if (match === null || match[1] === undefined)
+    return { kind: 'malformed', tokenSent: BEARER_WITH_CREDENTIALS.test(text) }
   return { kind: 'bearer', token: match[1] }
 }
 

@@ -51,7 +51,11 @@ export const PetNameSchema = z
 /** `categoryId` and `id`: a JSON integer from 1 to 2^53 - 1. */
 export const PositiveIdSchema = z
   .number({ error: 'must be an integer' })
-  .int({ error: 'must be an integer' })
+  // Zod's int() also refuses unsafe integers (as too_big): name the bound then, not the type.
+  .int({
+    error: (issue) =>
+      issue.code === 'too_big' ? `must be at most ${LIMITS.maxId}` : 'must be an integer',
+  })
   .min(1, { error: 'must be at least 1' })
   .max(LIMITS.maxId, { error: `must be at most ${LIMITS.maxId}` })
 

@@ -17,6 +17,13 @@ export const PLAN_LIMITS: Readonly<Record<PlanName, PlanLimits>> = {
   enterprise: { perMinute: 5_000, perDay: 1_000_000 },
 }
 
+/**
+ * Bans (contract §3): a key that sends more than `banAfter` rejected requests
+ * within the exhausted window is banned for `banMinutes`. Both can be changed
+ * with the `rateLimit` option of `createSandbox`.
+ */
+export const BAN_DEFAULTS = { banAfter: 20, banMinutes: 15 } as const
+
 /** The built-in demo keys, one per plan; always present. */
 export const DEMO_KEYS: Readonly<Record<string, PlanName>> = {
   'sandbox-free': 'free',

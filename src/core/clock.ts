@@ -3,7 +3,7 @@
  * which vitest's fake timers also control) until a test sets or advances it;
  * from then on it is frozen and moves only when told, so boundary tests are
  * exact. `useRealTime()` (and a sandbox reset) returns to the time source.
- * See docs/decisions/0002-frozen-manual-clock.md.
+ * See docs/decisions/0002-clock.md.
  */
 export interface SandboxClock {
   /** Milliseconds since the Unix epoch. */

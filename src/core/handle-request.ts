@@ -7,6 +7,7 @@ import { SANDBOX_QUERY_PARAMS, singleParam } from '../handlers/query.js'
 import { matchRoute } from '../handlers/routes.js'
 import type { RateLimiter } from '../rate-limit/rate-limiter.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
+import { runScenario } from '../scenarios/run-scenario.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import { ApiError } from './api-error.js'
 import type { SandboxClock } from './clock.js'
@@ -22,7 +23,10 @@ export interface Caller {
 }
 
 /** The seam to the data: which store a request reads and writes. */
-export type StoreResolver = (input: { caller: Caller; scenario: Scenario }) => PetStore
+export type StoreResolver = (input: {
+  caller: Caller
+  scenario: Scenario
+}) => PetStore | Promise<PetStore>
 
 /** The parts of a sandbox the pipeline uses. */
 export interface PipelineState {
@@ -37,17 +41,20 @@ export interface PipelineState {
   stickyScenario: () => string
   journal: RequestJournal
   resolveStore: StoreResolver
+  /** The next number of a scenario's seeded random stream (per sandbox, rewound by reset). */
+  scenarioRandom: (scenario: Scenario) => number
   /** Reports a programming error (the client gets 500 internal_error). */
   onError: (error: unknown) => void
 }
 
 const WWW_AUTHENTICATE = 'Bearer realm="petstore"'
 
+// RFC 6750 §3.1: error="invalid_token" only when a bearer token was sent.
 const unauthorized = (
   code: 'missing_api_key' | 'malformed_authorization' | 'invalid_api_key',
+  tokenSent: boolean,
 ): ApiError => {
-  const challenge =
-    code === 'missing_api_key' ? WWW_AUTHENTICATE : `${WWW_AUTHENTICATE}, error="invalid_token"`
+  const challenge = tokenSent ? `${WWW_AUTHENTICATE}, error="invalid_token"` : WWW_AUTHENTICATE
   const message = {
     missing_api_key: 'Send your API key as "Authorization: Bearer <API_KEY>".',
     malformed_authorization:
@@ -100,7 +107,13 @@ export const handleRequest = async (
       key,
       bucket: key !== undefined ? `key:${key.key}` : `anon:${request.clientAddress ?? 'shared'}`,
     }
-    const decision = state.limiter.take(caller.bucket, key?.limits ?? PLAN_LIMITS.free, now)
+    // Only keys can be banned: an anonymous bucket may be shared by every caller (decision 0004).
+    const decision = state.limiter.take({
+      bucket: caller.bucket,
+      limits: key?.limits ?? PLAN_LIMITS.free,
+      now,
+      bannable: key !== undefined,
+    })
     rateLimitHeaders = decision.headers
     if (!decision.allowed) {
       const banned = decision.code === 'api_key_banned'
@@ -119,6 +132,7 @@ export const handleRequest = async (
           : auth.kind === 'malformed'
             ? 'malformed_authorization'
             : 'invalid_api_key',
+        auth.kind === 'bearer' || (auth.kind === 'malformed' && auth.tokenSent),
       )
     }
 
@@ -153,22 +167,27 @@ export const handleRequest = async (
       )
     }
 
-    const scenarioContext = { operationId: operation.id, request, url, clock: state.clock }
-    const forced = scenario.respond?.(scenarioContext)
-    if (forced instanceof ApiError) throw forced
-    response =
-      forced ??
-      (await operation.run({
+    // The scenario's hooks (delay, fault, forced answer), then the operation on its store.
+    const scenarioContext = {
+      operationId: operation.id,
+      request,
+      url,
+      clock: state.clock,
+      settings: state.settings,
+      rateLimit: rateLimitHeaders,
+      random: () => state.scenarioRandom(scenario),
+    }
+    const knownCaller = caller
+    response = await runScenario(scenario, scenarioContext, async () =>
+      operation.run({
         request,
         url,
         params: match.params,
-        store: state.resolveStore({ caller, scenario }),
+        store: await state.resolveStore({ caller: knownCaller, scenario }),
         clock: state.clock,
         settings: state.settings,
-      }))
-    const delayMs = scenario.delayMs?.(scenarioContext)
-    if (delayMs !== undefined) response.delayMs = delayMs
-    if (scenario.fault !== undefined) response.fault = scenario.fault
+      }),
+    )
   } catch (error) {
     if (error instanceof ApiError) {
       response = error.toResponse()

@@ -23,13 +23,17 @@ export interface RequestJournal {
   readonly capacity: number
 }
 
-/** Keeps `Bearer sandbox-free` as `Bearer sand…(redacted)`: enough to tell keys apart, not to reuse one. */
+/**
+ * Keeps `Bearer sandbox-free` as `Bearer sand…(redacted)`: enough to tell keys
+ * apart, not to reuse one. At most half of a short token is kept, so a key of
+ * four characters or fewer never appears whole.
+ */
 export const redactAuthorization = (value: string): string => {
   const space = value.indexOf(' ')
   if (space === -1) return '(redacted)'
   const scheme = value.slice(0, space)
   const token = value.slice(space + 1).trim()
-  return `${scheme} ${token.slice(0, 4)}…(redacted)`
+  return `${scheme} ${token.slice(0, Math.min(4, Math.floor(token.length / 2)))}…(redacted)`
 }
 
 /** A ring buffer of the last `capacity` requests. */

@@ -21,7 +21,12 @@ export interface SandboxRequest {
 /** What a runtime does with the connection instead of (or before) answering. */
 export type TransportFault =
   /** Fail the connection: `HttpResponse.error()` in MSW, a destroyed socket on a server. */
-  'network-error'
+  | 'network-error'
+  /**
+   * No answer: hold the request for `delayMs` (the client normally gives up
+   * first), then fail the connection as for `network-error`.
+   */
+  | 'timeout'
 
 export interface SandboxResponse {
   status: number

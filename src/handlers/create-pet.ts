@@ -16,15 +16,19 @@ export const createPet: Operation = async ({ request, url, store, settings }) =>
   }
   const parsed = NewPetSchema.safeParse(value)
   if (!parsed.success) {
-    const details = parsed.error.issues.map((issue) => {
+    const details: { field: string; message: string }[] = []
+    for (const issue of parsed.error.issues) {
       const field = issue.path.map(String).join('.')
       const top = issue.path[0]
       const missing = typeof top === 'string' && !Object.hasOwn(value, top)
-      return {
+      const detail = {
         field: field === '' ? '(body)' : field,
         message: missing ? 'is required' : issue.message,
       }
-    })
+      // One check can fail twice for one value (2^53 is both unsafe and too big): list a problem once.
+      if (!details.some((d) => d.field === detail.field && d.message === detail.message))
+        details.push(detail)
+    }
     throw new ApiError(
       'validation_failed',
       `The pet is invalid: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}.`,

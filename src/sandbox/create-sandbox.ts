@@ -7,6 +7,8 @@ import type { SandboxRequest, SandboxResponse } from '../core/types.js'
 import { PetStore } from '../db/pet-store.js'
 import { createMswHandlers } from '../handlers/create-msw-handlers.js'
 import { createRateLimiter } from '../rate-limit/rate-limiter.js'
+import { builtInScenarios } from '../scenarios/built-in-scenarios.js'
+import { createScenarioState } from '../scenarios/create-scenario-state.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import { createScenarioRegistry } from '../scenarios/scenario-registry.js'
 import { resolveOptions } from './resolve-options.js'
@@ -63,8 +65,13 @@ export const createSandbox = (options: SandboxOptions = {}): Sandbox => {
   const seedOptions = { seed: options.seed, count: options.pets }
   const clock = createClock(options.now === undefined ? {} : { source: options.now })
   const keys = createKeyRegistry(options.keys)
-  const limiter = createRateLimiter()
-  const scenarios = createScenarioRegistry(options.scenarios)
+  const limiter = options.limiter ?? createRateLimiter(options.rateLimit)
+  const scenarios = createScenarioRegistry(
+    options.scenarios,
+    builtInScenarios({ flaky: options.flaky }),
+  )
+  // Scenario stores (empty, paginated, yours) and random streams, per sandbox.
+  const scenarioState = createScenarioState({ seed: options.seed, pets: options.pets })
   const journal = createJournal(options.journalSize)
   const startScenario = options.scenario ?? 'default'
   const checkScenario = (name: string): void => {
@@ -93,7 +100,8 @@ export const createSandbox = (options: SandboxOptions = {}): Sandbox => {
     scenarios,
     stickyScenario: () => sticky,
     journal,
-    resolveStore: () => pets,
+    resolveStore: ({ scenario }) => scenarioState.store(scenario) ?? pets,
+    scenarioRandom: (scenario) => scenarioState.random(scenario),
     onError:
       options.onError ?? ((error) => console.error('[petstore-sandbox] internal error:', error)),
   }
@@ -116,6 +124,7 @@ export const createSandbox = (options: SandboxOptions = {}): Sandbox => {
       sticky = startScenario
       clock.useRealTime()
       limiter.reset()
+      scenarioState.reset()
       keys.reset()
       journal.clear()
       await ready

@@ -1,4 +1,6 @@
 import type { KeyOption } from '../auth/key-registry.js'
+import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
+import type { RateLimiter } from '../rate-limit/rate-limiter.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 
 /** Options of `createSandbox`. Every one is optional. */
@@ -20,6 +22,22 @@ export interface SandboxOptions {
   scenario?: string
   /** Your own scenarios, next to the built-in ones. */
   scenarios?: readonly Scenario[]
+  /**
+   * The built-in `flaky` scenario: the share of requests that fail (default
+   * 0.3) and the seed of their pattern (default `seed`).
+   */
+  flaky?: { rate?: number; seed?: number }
+  /**
+   * Bans of keys that keep sending while limited: `{ banAfter: 20, banMinutes: 15 }`
+   * by default (more than 20 rejected requests within a window ban the key for
+   * 15 minutes). Quotas come from each key's plan.
+   */
+  rateLimit?: RateLimitOptions
+  /**
+   * @internal Replaces the rate limiter, so the benchmark can measure the
+   * pipeline without one. Not part of the public API; may change at any time.
+   */
+  limiter?: RateLimiter
   /** Time source of the sandbox clock (default `Date.now`). */
   now?: () => number
   /** How many requests the journal keeps (default 500). */

@@ -1,7 +1,8 @@
+import type { NewPet } from '../contract/pet.js'
 import type { ApiError } from '../core/api-error.js'
 import type { SandboxClock } from '../core/clock.js'
 import type { SandboxRequest, SandboxResponse, TransportFault } from '../core/types.js'
-import type { OperationId } from '../handlers/operation.js'
+import type { OperationId, OperationSettings } from '../handlers/operation.js'
 
 /** What a scenario sees of the request it may change, after authentication and rate limiting. */
 export interface ScenarioContext {
@@ -9,24 +10,56 @@ export interface ScenarioContext {
   request: SandboxRequest
   url: URL
   clock: SandboxClock
+  settings: OperationSettings
+  /** The rate-limit headers the real limiter gave this request (`X-RateLimit-*`). */
+  rateLimit: Readonly<Record<string, string>>
+  /**
+   * The next number in [0, 1) from this scenario's seeded stream. Each sandbox
+   * keeps one stream per scenario, seeded from the scenario's `seed` (else the
+   * sandbox's `seed`) and its name, and `reset()` rewinds it: the same requests
+   * in the same order draw the same numbers.
+   */
+  random(): number
+}
+
+/** What a scenario's `store` hook gets to build its pets from. */
+export interface ScenarioStoreContext {
+  /**
+   * The pets the sandbox seeds (its `seed` option), `count` of them (default:
+   * the sandbox's `pets` option). The first n are the default store's seeded pets.
+   */
+  seededPets(count?: number): NewPet[]
 }
 
 /**
  * A named behaviour of the sandbox. Scenarios are data: the pipeline asks each
- * hook in turn, and no handler branches on a scenario's name.
- * TODO(issue 4): stores, delays, faults, seeded randomness.
+ * hook in turn (`delayMs`, `fault`, `respond`, then the operation on the
+ * scenario's store), and no handler branches on a scenario's name.
+ * See docs/decisions/0005-scenarios-are-data.md.
  */
 export interface Scenario {
   /** Lower-case name used in `__scenario=` and `X-Sandbox-Scenario:`. */
   name: string
   /** One sentence for the README, the dashboard and `unknown_scenario` messages. */
   description: string
+  /**
+   * Give the scenario its own store, holding these pets (ids 1..n in this
+   * order). It is built on first use, kept per sandbox, and rebuilt after
+   * `reset()`; pets created in the scenario land there, never in the default
+   * store. Omit to read and write the default store.
+   */
+  store?: (ctx: ScenarioStoreContext) => readonly NewPet[]
   /** Answer instead of the operation: return an ApiError or a response, or undefined to go on. */
   respond?: (ctx: ScenarioContext) => ApiError | SandboxResponse | undefined
-  /** Wait this long before answering. */
+  /**
+   * Wait this long (ms) before answering or failing. It may throw an ApiError
+   * (a bad `__delay`, say); that error is answered at once.
+   */
   delayMs?: (ctx: ScenarioContext) => number
-  /** Fail the connection instead of answering. */
-  fault?: TransportFault
+  /** Fail the connection (after `delayMs`) instead of answering; the operation does not run. */
+  fault?: TransportFault | ((ctx: ScenarioContext) => TransportFault | undefined)
+  /** Seed of the scenario's `random()` stream (default: the sandbox's `seed`). */
+  seed?: number
 }
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/
@@ -50,6 +83,11 @@ export const defineScenario = <const S extends Scenario>(scenario: S): S => {
   if (scenario.description.trim() === '') {
     throw new TypeError(
       `Failed to define scenario "${scenario.name}": give it a description; users see it in the README and in error messages.`,
+    )
+  }
+  if (scenario.seed !== undefined && !Number.isSafeInteger(scenario.seed)) {
+    throw new TypeError(
+      `Failed to define scenario "${scenario.name}": seed must be an integer, got ${String(scenario.seed)}.`,
     )
   }
   return scenario

@@ -1,4 +1,4 @@
-import { defaultScenario } from './built-in/default.js'
+import { builtInScenarios } from './built-in-scenarios.js'
 import type { Scenario } from './define-scenario.js'
 
 export interface ScenarioRegistry {
@@ -7,11 +7,21 @@ export interface ScenarioRegistry {
   register(scenario: Scenario): void
 }
 
-/** The built-in scenarios. */
-export const BUILT_IN_SCENARIOS: readonly Scenario[] = [defaultScenario]
+/** The built-in scenarios, as configured by default. */
+export const BUILT_IN_SCENARIOS: readonly Scenario[] = builtInScenarios()
 
-/** A registry holding the built-in scenarios and the user's own. */
-export const createScenarioRegistry = (extra: readonly Scenario[] = []): ScenarioRegistry => {
+/**
+ * A registry holding the built-in scenarios (by default `BUILT_IN_SCENARIOS`)
+ * and the user's own.
+ *
+ * @example
+ * const registry = createScenarioRegistry([maintenance])
+ * registry.get('maintenance')
+ */
+export const createScenarioRegistry = (
+  extra: readonly Scenario[] = [],
+  builtIns: readonly Scenario[] = BUILT_IN_SCENARIOS,
+): ScenarioRegistry => {
   const scenarios = new Map<string, Scenario>()
   const registry: ScenarioRegistry = {
     get: (name) => scenarios.get(name),
@@ -25,6 +35,6 @@ export const createScenarioRegistry = (extra: readonly Scenario[] = []): Scenari
       scenarios.set(scenario.name, scenario)
     },
   }
-  for (const scenario of [...BUILT_IN_SCENARIOS, ...extra]) registry.register(scenario)
+  for (const scenario of [...builtIns, ...extra]) registry.register(scenario)
   return registry
 }

@@ -1,6 +1,12 @@
 import { beforeEach, describe, expect } from 'vitest'
 import { checkResponseAgainstOpenApi } from '../support/openapi-validator.js'
-import { contractSuite } from './contract.suite.js'
+import { contractAuthSuite } from './contract-auth.suite.js'
+import { contractCreateSuite } from './contract-create.suite.js'
+import { contractErrorsSuite } from './contract-errors.suite.js'
+import { contractGetSuite } from './contract-get.suite.js'
+import { contractListSuite } from './contract-list.suite.js'
+import { rateLimitSuite } from './rate-limit.suite.js'
+import { scenariosSuite } from './scenarios.suite.js'
 import type { ConformanceTarget, WireRequest, WireResponse } from './target.js'
 
 /** What each part of the suite gets: the target, and `send`, which also checks every response against the OpenAPI document. */
@@ -13,7 +19,15 @@ export interface SuiteContext {
 }
 
 /** The parts of the suite, one per area of the contract. Each is `(ctx) => void` and declares `describe`/`it` blocks. */
-const PARTS: ReadonlyArray<(ctx: SuiteContext) => void> = [contractSuite]
+const PARTS: ReadonlyArray<(ctx: SuiteContext) => void> = [
+  contractAuthSuite,
+  contractListSuite,
+  contractCreateSuite,
+  contractGetSuite,
+  contractErrorsSuite,
+  rateLimitSuite,
+  scenariosSuite,
+]
 
 /**
  * Declares the whole conformance suite against a runtime. `getTarget` is called

@@ -34,6 +34,11 @@ export interface ConformanceTarget {
   name: string
   /** The API's base URL as the client sees it, e.g. `https://api.example.test/v1`. */
   baseUrl: string
+  /**
+   * Sends a request and resolves with the response, whatever its status. It
+   * rejects when the connection fails without an answer (the `network-error`
+   * and `timeout` scenarios, a flaky request): the suite asserts exactly that.
+   */
   send(request: WireRequest): Promise<WireResponse>
   controls: ConformanceControls
   /** What the runtime can do; tests that need more are skipped there. */

@@ -1,0 +1,110 @@
+import { parseArgs } from 'node:util'
+
+/** What the command line asks for. */
+export type CliCommand =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | {
+      kind: 'serve'
+      port: number
+      host: string
+      seed: number | undefined
+      pets: number | undefined
+      scenario: string | undefined
+      dataFile: string | undefined
+      adminToken: string | undefined
+      basePath: string | undefined
+      quiet: boolean
+    }
+
+/** A bad flag or value: the CLI prints the message and exits with code 2. */
+export class CliUsageError extends Error {
+  override name = 'CliUsageError'
+}
+
+const OPTIONS = {
+  port: { type: 'string', short: 'p' },
+  host: { type: 'string' },
+  seed: { type: 'string' },
+  pets: { type: 'string' },
+  scenario: { type: 'string' },
+  data: { type: 'string' },
+  'admin-token': { type: 'string' },
+  'base-path': { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+} as const
+
+const integer = (flag: string, text: string, min: number, max: number): number => {
+  if (!/^-?[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new CliUsageError(`Failed to read --${flag}: "${text}" is not a whole number.`)
+  }
+  const value = Number(text)
+  if (value < min || value > max) {
+    throw new CliUsageError(`Failed to read --${flag}: ${value} is not from ${min} to ${max}.`)
+  }
+  return value
+}
+
+const nonEmpty = (flag: string, text: string | undefined): string | undefined => {
+  if (text !== undefined && text.trim() === '')
+    throw new CliUsageError(`Failed to read --${flag}: the value is empty.`)
+  return text
+}
+
+/**
+ * Parses the CLI's arguments (without `node` and the script) and the
+ * environment (`PORT`). Pure: throws CliUsageError for a bad flag or value.
+ *
+ * @example
+ * parseCliArgs(['--port', '0', '--quiet'], {}) // { kind: 'serve', port: 0, quiet: true, ... }
+ */
+export const parseCliArgs = (
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): CliCommand => {
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values']
+  try {
+    ;({ values } = parseArgs({
+      args: [...args],
+      options: OPTIONS,
+      strict: true,
+      allowPositionals: false,
+    }))
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new CliUsageError(`Failed to read the arguments: ${reason}`)
+  }
+  if (values.help === true) return { kind: 'help' }
+  if (values.version === true) return { kind: 'version' }
+  const portText = values.port ?? (env.PORT === '' ? undefined : env.PORT)
+  const adminToken = nonEmpty('admin-token', values['admin-token'])
+  if (adminToken !== undefined && !/^[A-Za-z0-9\-._~+/]+=*$/.test(adminToken)) {
+    throw new CliUsageError(
+      'Failed to read --admin-token: use letters, digits and - . _ ~ + / only (it is sent as a bearer token).',
+    )
+  }
+  const basePath = nonEmpty('base-path', values['base-path'])
+  if (basePath !== undefined && !/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(basePath)) {
+    throw new CliUsageError(`Failed to read --base-path: "${basePath}" is not a path such as /v1.`)
+  }
+  return {
+    kind: 'serve',
+    port:
+      portText === undefined
+        ? 4010
+        : integer(values.port === undefined ? 'port (PORT)' : 'port', portText, 0, 65_535),
+    host: nonEmpty('host', values.host) ?? '127.0.0.1',
+    seed:
+      values.seed === undefined
+        ? undefined
+        : integer('seed', values.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+    pets: values.pets === undefined ? undefined : integer('pets', values.pets, 0, 1_000_000),
+    scenario: nonEmpty('scenario', values.scenario),
+    dataFile: nonEmpty('data', values.data),
+    adminToken,
+    basePath,
+    quiet: values.quiet === true,
+  }
+}

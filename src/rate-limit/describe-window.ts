@@ -1,0 +1,56 @@
+import type { PlanLimits } from '../contract/plans.js'
+
+const MINUTE = 60_000
+const DAY = 86_400_000
+
+/** A bucket's two windows at one moment, after the request was counted. */
+export interface WindowState {
+  limits: PlanLimits
+  minuteStart: number
+  dayStart: number
+  /** Requests left in the minute window (may be <= 0). */
+  minuteLeft: number
+  /** Requests left in the day window (may be <= 0). */
+  dayLeft: number
+  /** Epoch ms a ban ends, when the bucket is banned. */
+  banEndsAt?: number | undefined
+}
+
+/**
+ * The `X-RateLimit-*` headers for the window with the fewest requests left; a
+ * tie goes to the minute, except when both are spent: then the day, because
+ * the minute's end would not let the client through (spec, Limits rule 2: the
+ * reset is "the moment the limit resets"). During a ban, `Remaining` is 0 and
+ * `Reset` is the ban's end, the same moment `Retry-After` names.
+ *
+ * @example
+ * describeWindow({ limits: { perMinute: 60, perDay: 1000 }, minuteStart: 0, dayStart: 0, minuteLeft: 59, dayLeft: 999 })
+ * // { headers: { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59', 'X-RateLimit-Reset': '60' }, resetAt: 60000 }
+ */
+export const describeWindow = (
+  state: WindowState,
+): { headers: Record<string, string>; resetAt: number } => {
+  const minuteLeft = Math.max(0, state.minuteLeft)
+  const dayLeft = Math.max(0, state.dayLeft)
+  const useDay = dayLeft < minuteLeft || dayLeft === 0
+  const resetAt = state.banEndsAt ?? (useDay ? state.dayStart + DAY : state.minuteStart + MINUTE)
+  const remaining = state.banEndsAt === undefined ? (useDay ? dayLeft : minuteLeft) : 0
+  return {
+    headers: {
+      'X-RateLimit-Limit': String(useDay ? state.limits.perDay : state.limits.perMinute),
+      'X-RateLimit-Remaining': String(remaining),
+      'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)),
+    },
+    resetAt,
+  }
+}
+
+/**
+ * Whole seconds from `now` until `resetAt`, never less than 1: a client told
+ * "0" would retry at once and be refused again.
+ *
+ * @example
+ * retryAfterSeconds(60_000, 59_999) // 1
+ */
+export const retryAfterSeconds = (resetAt: number, now: number): number =>
+  Math.max(1, Math.ceil((resetAt - now) / 1000))

@@ -1,0 +1,125 @@
+import { createSandbox, type Sandbox } from '../sandbox/create-sandbox.js'
+import type { SandboxOptions } from '../sandbox/sandbox-options.js'
+import { crossOriginHeaders } from './cross-origin-headers.js'
+
+/**
+ * The parts of Playwright's `Route` and `Request` the sandbox uses. Written
+ * structurally so that pages from `playwright`, `playwright-core` and
+ * `@playwright/test` all fit, without depending on any of them.
+ */
+export interface RouteLike {
+  request(): {
+    method(): string
+    url(): string
+    allHeaders(): Promise<Record<string, string>>
+    postDataBuffer(): Uint8Array | null
+  }
+  fulfill(response: {
+    status: number
+    headers: Record<string, string>
+    body: string
+  }): Promise<void>
+  abort(errorCode?: string): Promise<void>
+  fallback(): Promise<void>
+}
+
+type UrlMatcher = (url: URL) => boolean
+
+/** A Playwright `Page` or `BrowserContext`: anything with `route` and `unroute`. */
+export interface RouteTarget {
+  route(url: UrlMatcher, handler: (route: RouteLike) => Promise<void>): Promise<unknown>
+  unroute(url: UrlMatcher, handler?: (route: RouteLike) => Promise<void>): Promise<unknown>
+}
+
+export type PlaywrightSandboxOptions = SandboxOptions
+
+/** A sandbox answering a Playwright page's (or context's) requests from the test process. */
+export interface PlaywrightSandbox extends Sandbox {
+  /** Stops routing; the page's requests go to the network again. */
+  uninstall(): Promise<void>
+}
+
+// Playwright's abort codes for the core's transport faults.
+const ABORT_CODES: Readonly<Record<string, string>> = {
+  'network-error': 'failed',
+  timeout: 'timedout',
+}
+
+const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** The base path of `baseUrl` (default `/v1`) and its origin, when it names one. */
+const matcherFor = (baseUrl: string | undefined): UrlMatcher => {
+  const absolute = baseUrl !== undefined && !baseUrl.startsWith('/')
+  const url = new URL(baseUrl ?? '/v1', 'http://any.invalid')
+  const base = url.pathname.replace(/\/+$/, '')
+  return (candidate) =>
+    (!absolute || candidate.origin === url.origin) &&
+    (candidate.pathname === base || candidate.pathname.startsWith(`${base}/`))
+}
+
+/**
+ * Gives a Playwright page (or a whole browser context) the sandbox at the
+ * network layer, without a service worker: requests to the API are routed
+ * into the sandbox, which answers them in the test process. Returns the
+ * sandbox, so the test holds the controls. Cross-origin requests get the CORS
+ * headers the standalone server would send.
+ *
+ * @example
+ * const sandbox = await installSandbox(page, { baseUrl: 'https://api.example.test/v1' })
+ * sandbox.scenario.set('unavailable')
+ * await page.goto('http://localhost:5173/')
+ */
+export const installSandbox = async (
+  target: RouteTarget,
+  options: PlaywrightSandboxOptions = {},
+): Promise<PlaywrightSandbox> => {
+  const sandbox = createSandbox(options)
+  const matches = matcherFor(options.baseUrl)
+
+  const handler = async (route: RouteLike): Promise<void> => {
+    const request = route.request()
+    const url = request.url()
+    const method = request.method()
+    const headers = await request.allHeaders()
+    const origin = headers.origin
+    if (method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) {
+      // A CORS preflight: answered like the standalone server does, without key or quota.
+      await route.fulfill({
+        status: 204,
+        headers: crossOriginHeaders({ origin, url, preflight: true }),
+        body: '',
+      })
+      return
+    }
+    const body = request.postDataBuffer()
+    const response = await sandbox.handle({
+      method,
+      url,
+      headers,
+      body: body === null ? null : new Uint8Array(body),
+    })
+    if (response === null) {
+      await route.fallback()
+      return
+    }
+    if (response.delayMs !== undefined && response.delayMs > 0) await wait(response.delayMs)
+    if (response.fault !== undefined) {
+      await route.abort(ABORT_CODES[response.fault] ?? 'failed')
+      return
+    }
+    await route.fulfill({
+      status: response.status,
+      headers: { ...response.headers, ...crossOriginHeaders({ origin, url }) },
+      body: response.body ?? '',
+    })
+  }
+
+  await target.route(matches, handler)
+  return Object.assign(sandbox, {
+    uninstall: async () => {
+      await target.unroute(matches, handler)
+    },
+  })
+}
+
+export * from '../index.js'

@@ -1,0 +1,44 @@
+import { bannedScenario } from './built-in/banned.js'
+import { defaultScenario } from './built-in/default.js'
+import { emptyScenario } from './built-in/empty.js'
+import { createFlakyScenario, type FlakyOptions, flakyScenario } from './built-in/flaky.js'
+import { networkErrorScenario } from './built-in/network-error.js'
+import { paginatedScenario } from './built-in/paginated.js'
+import { rateLimitedScenario } from './built-in/rate-limited.js'
+import { serverErrorScenario } from './built-in/server-error.js'
+import { slowScenario } from './built-in/slow.js'
+import { sunsetScenario } from './built-in/sunset.js'
+import { timeoutScenario } from './built-in/timeout.js'
+import { unauthorizedScenario } from './built-in/unauthorized.js'
+import { unavailableScenario } from './built-in/unavailable.js'
+import type { Scenario } from './define-scenario.js'
+
+export interface BuiltInScenariosOptions {
+  /** Share and seed of the built-in `flaky` scenario. */
+  flaky?: Omit<FlakyOptions, 'name'> | undefined
+}
+
+/**
+ * The built-in scenarios in the order the README lists them, with `flaky`
+ * configured by the sandbox's options.
+ *
+ * @example
+ * builtInScenarios({ flaky: { rate: 0.5, seed: 7 } }).map((s) => s.name)
+ */
+export const builtInScenarios = (options: BuiltInScenariosOptions = {}): Scenario[] => [
+  defaultScenario,
+  emptyScenario,
+  paginatedScenario,
+  rateLimitedScenario,
+  bannedScenario,
+  unauthorizedScenario,
+  serverErrorScenario,
+  unavailableScenario,
+  slowScenario,
+  timeoutScenario,
+  networkErrorScenario,
+  sunsetScenario,
+  options.flaky === undefined
+    ? flakyScenario
+    : createFlakyScenario({ ...options.flaky, name: 'flaky' }),
+]

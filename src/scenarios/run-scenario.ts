@@ -1,0 +1,59 @@
+import { ApiError } from '../core/api-error.js'
+import type { SandboxResponse, TransportFault } from '../core/types.js'
+import type { Scenario, ScenarioContext } from './define-scenario.js'
+
+const checkDelay = (scenario: Scenario, delayMs: number): number => {
+  if (!Number.isFinite(delayMs) || delayMs < 0) {
+    throw new TypeError(
+      `Failed to run scenario "${scenario.name}": delayMs returned ${String(delayMs)}. Return a finite number of milliseconds >= 0.`,
+    )
+  }
+  return delayMs
+}
+
+/**
+ * What a runtime does when it cannot honour a fault: an honest 503. A runtime
+ * that can fail the connection (all of ours) never sends this body.
+ */
+const faultResponse = (scenario: Scenario, fault: TransportFault): SandboxResponse => ({
+  ...new ApiError(
+    'service_unavailable',
+    `The connection failed (${fault}, forced by the "${scenario.name}" scenario).`,
+  ).toResponse(),
+  fault,
+})
+
+/**
+ * Applies a scenario's hooks to one routed request, in this order: `delayMs`
+ * (a bad `__delay` is answered at once), `fault` (the operation does not run),
+ * `respond`, and finally `operate` (the operation on the scenario's store).
+ * Errors of `respond` and of the operation are answered, and delayed, too.
+ *
+ * @example
+ * const response = await runScenario(scenario, ctx, () => operation.run(operationContext))
+ */
+export const runScenario = async (
+  scenario: Scenario,
+  ctx: ScenarioContext,
+  operate: () => Promise<SandboxResponse> | SandboxResponse,
+): Promise<SandboxResponse> => {
+  const delayMs =
+    scenario.delayMs === undefined ? undefined : checkDelay(scenario, scenario.delayMs(ctx))
+  const fault = typeof scenario.fault === 'function' ? scenario.fault(ctx) : scenario.fault
+  let response: SandboxResponse
+  if (fault !== undefined) {
+    response = faultResponse(scenario, fault)
+  } else {
+    try {
+      const forced = scenario.respond?.(ctx)
+      if (forced instanceof ApiError) throw forced
+      // A copy: a scenario may return the same response value every time.
+      response = forced === undefined ? await operate() : { ...forced }
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      response = error.toResponse()
+    }
+  }
+  if (delayMs !== undefined && delayMs > 0) response.delayMs = delayMs
+  return response
+}

@@ -1,0 +1,73 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RequestHandler } from 'msw'
+import { LIMITS } from '../contract/limits.js'
+import { ApiError } from '../core/api-error.js'
+import { readRequestBody } from './read-request-body.js'
+import { writeNow } from './write-sandbox-response.js'
+
+const toHeaders = (req: IncomingMessage): Headers => {
+  const headers = new Headers()
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]
+    const value = req.rawHeaders[i + 1]
+    if (name !== undefined && value !== undefined) headers.append(name, value)
+  }
+  return headers
+}
+
+/**
+ * Passes a request the core does not own to extra MSW handlers given in code
+ * (through msw's `getResponse`, so Fetch objects only exist on this path).
+ * Resolves false when no handler answers.
+ *
+ * @example
+ * if (!(await answerWithMswHandlers(handlers, req, res, url))) answerNotFound(res)
+ */
+export const answerWithMswHandlers = async (
+  handlers: readonly RequestHandler[],
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: string,
+): Promise<boolean> => {
+  const { getResponse } = await import('msw')
+  const read = await readRequestBody(req, LIMITS.maxBodyBytes)
+  if (read.kind === 'aborted') {
+    req.socket.destroy()
+    return true
+  }
+  if (read.kind === 'too-large') {
+    const response = new ApiError(
+      'payload_too_large',
+      `The request body is larger than ${LIMITS.maxBodyBytes} bytes.`,
+      { headers: { Connection: 'close' } },
+    ).toResponse()
+    req.resume()
+    writeNow(res, response)
+    return true
+  }
+  const method = req.method ?? 'GET'
+  const request = new Request(url, {
+    method,
+    headers: toHeaders(req),
+    body:
+      method === 'GET' || method === 'HEAD' || read.body === null
+        ? null
+        : new Uint8Array(read.body),
+  })
+  const response = await getResponse([...handlers], request)
+  if (response === undefined) return false
+  if (response.type === 'error') {
+    req.socket.destroy()
+    return true
+  }
+  const body = Buffer.from(await response.arrayBuffer())
+  const headers: Record<string, string> = {}
+  response.headers.forEach((value, name) => {
+    headers[name] = value
+  })
+  headers['content-length'] = String(body.byteLength)
+  delete headers['transfer-encoding']
+  res.writeHead(response.status, headers)
+  res.end(method === 'HEAD' ? undefined : body)
+  return true
+}

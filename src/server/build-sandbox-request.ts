@@ -1,0 +1,51 @@
+import type { IncomingMessage } from 'node:http'
+import type { SandboxRequest } from '../core/types.js'
+
+// RFC 3986 reg-name / IPv4 / bracketed IPv6, with an optional port. Anything
+// else in Host (spaces, slashes, '@', empty) is replaced by the server's own address.
+const VALID_HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/
+
+/** The origin a request addressed: its Host header when well formed, else the fallback. */
+export const requestOrigin = (req: IncomingMessage, fallbackHost: string): string => {
+  const host = req.headers.host
+  return `http://${host !== undefined && VALID_HOST.test(host) ? host : fallbackHost}`
+}
+
+/**
+ * The absolute URL of a request, or undefined when its target is not a path
+ * (`*`, or an absolute-form target that does not parse).
+ */
+export const requestUrl = (
+  req: IncomingMessage,
+  origin: string,
+  path = req.url ?? '/',
+): string | undefined => {
+  if (path.startsWith('/')) return `${origin}${path}`
+  try {
+    const url = new URL(path)
+    return url.protocol === 'http:' || url.protocol === 'https:'
+      ? `${origin}${url.pathname}${url.search}`
+      : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Builds the core's plain request from node:http's IncomingMessage, without
+ * Fetch objects. `headers` is node's own lower-case record (repeated headers
+ * already joined, except `set-cookie`, which the API never reads).
+ *
+ * @example
+ * const request = buildSandboxRequest(req, { url, body })
+ */
+export const buildSandboxRequest = (
+  req: IncomingMessage,
+  input: { url: string; body: Uint8Array | null },
+): SandboxRequest => ({
+  method: req.method ?? 'GET',
+  url: input.url,
+  headers: req.headers as Record<string, string | undefined>,
+  body: input.body,
+  clientAddress: req.socket.remoteAddress,
+})

@@ -1,0 +1,49 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import cors, { type CorsOptions } from 'cors'
+
+/** Contract §11: any origin; the headers a client sends and the ones it must read. */
+export const DEFAULT_CORS_OPTIONS: CorsOptions = {
+  origin: '*',
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'X-Sandbox-Scenario'],
+  exposedHeaders: [
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+    'Retry-After',
+    'Link',
+    'X-Total-Count',
+    'Deprecation',
+    'Sunset',
+    'Location',
+    'WWW-Authenticate',
+  ],
+  maxAge: 600,
+}
+
+/**
+ * Sets CORS headers with the `cors` package and answers preflights (an
+ * OPTIONS with `Access-Control-Request-Method`) itself: no key, no quota.
+ * Returns true when it answered.
+ *
+ * @example
+ * const applyCors = createCorsHandler()
+ * if (applyCors(req, res)) return
+ */
+export const createCorsHandler = (
+  options: CorsOptions = DEFAULT_CORS_OPTIONS,
+): ((req: IncomingMessage, res: ServerResponse) => boolean) => {
+  const middleware = cors(options)
+  return (req, res) => {
+    const preflight =
+      req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined
+    // A plain OPTIONS is the API's (405 with Allow); the package would answer any OPTIONS.
+    if (req.method === 'OPTIONS' && !preflight) return false
+    let passed = false
+    // With static options the package calls next synchronously.
+    middleware(req, res, () => {
+      passed = true
+    })
+    return !passed
+  }
+}

@@ -1,0 +1,181 @@
+import { readFile } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { ApiError } from '../core/api-error.js'
+import { createSandbox, type Sandbox } from '../sandbox/create-sandbox.js'
+import { resolveOptions } from '../sandbox/resolve-options.js'
+import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js'
+import { answerWithMswHandlers } from './answer-with-msw-handlers.js'
+import { requestOrigin, requestUrl } from './build-sandbox-request.js'
+import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-request.js'
+import { createCorsHandler } from './create-cors-handler.js'
+import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
+import { describeRequest } from './describe-request.js'
+import { handleClientError } from './handle-client-error.js'
+import type { SandboxServerOptions } from './server-options.js'
+import { createHeldAnswers, writeNow } from './write-sandbox-response.js'
+
+/** A standalone sandbox server on node:http. */
+export interface SandboxServer {
+  /** The sandbox behind the server; its `reset()` also rewrites the data file. */
+  readonly sandbox: Sandbox
+  readonly server: Server
+  /** Loads the data file and the OpenAPI document, then listens. Port 0 picks a free port. */
+  listen(port?: number, host?: string): Promise<{ url: string; port: number; host: string }>
+  /** Stops accepting, lets in-flight requests finish (up to the grace time), flushes the data file. */
+  close(): Promise<void>
+}
+
+const OPENAPI_URL = new URL('../../openapi/petstore-sandbox.openapi.json', import.meta.url)
+
+const isUnder = (path: string, prefix: string): boolean =>
+  path.startsWith(prefix) &&
+  (path.length === prefix.length || path[prefix.length] === '/' || path[prefix.length] === '?')
+
+/**
+ * Creates the standalone server: the API through the core (no Fetch objects
+ * on that path), the control API under `/__sandbox`, CORS, extra MSW
+ * handlers, and 404 `route_not_found` for everything else.
+ *
+ * @example
+ * const app = createSandboxServer({ seed: 1, dataFile: './pets.json' })
+ * const { url } = await app.listen(4010, '127.0.0.1')
+ * // later
+ * await app.close()
+ */
+export const createSandboxServer = (options: SandboxServerOptions = {}): SandboxServer => {
+  const {
+    adminToken,
+    dataFile,
+    handlers = [],
+    onRequest,
+    timeouts = {},
+    ...sandboxOptions
+  } = options
+  const basePath = resolveOptions(sandboxOptions).settings.basePath
+  const sandbox = createSandbox(sandboxOptions)
+  const held = createHeldAnswers(options.maxHoldMs ?? 30_000)
+  const applyCors = options.cors === false ? () => false : createCorsHandler(options.cors)
+  let data: AttachedDataFile | undefined
+  let openApiDocument: string | undefined
+  let resetting: Promise<void> | undefined
+  let fallbackHost = '127.0.0.1'
+  let closing: Promise<void> | undefined
+
+  const coreReset = sandbox.reset.bind(sandbox)
+  const reset = (): Promise<void> => {
+    // API requests wait while the store is replaced, so none lands between the reset and the file.
+    resetting ??= (async () => {
+      try {
+        await coreReset()
+        await data?.afterReset()
+      } finally {
+        resetting = undefined
+      }
+    })()
+    return resetting
+  }
+  sandbox.reset = reset
+
+  const api: ApiAnswerContext = {
+    sandbox,
+    held,
+    get fallbackHost() {
+      return fallbackHost
+    },
+    gate: () => resetting,
+  }
+  const control = {
+    sandbox,
+    reset,
+    adminToken,
+    basePath,
+    get openApiDocument() {
+      return openApiDocument
+    },
+  }
+
+  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const target = req.url ?? '/'
+    if (applyCors(req, res)) return
+    if (isUnder(target, CONTROL_PREFIX)) {
+      await handleControlRequest(control, req, res)
+      return
+    }
+    if (isUnder(target, basePath) && (await answerApiRequest(api, req, res))) return
+    const url = requestUrl(req, requestOrigin(req, fallbackHost))
+    if (url !== undefined && handlers.length > 0) {
+      if (await answerWithMswHandlers(handlers, req, res, url)) return
+    }
+    const path = target.split('?')[0] ?? target
+    writeNow(res, new ApiError('route_not_found', `No route matches ${path}.`).toResponse())
+  }
+
+  const onHttpRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    if (onRequest !== undefined) {
+      const started = performance.now()
+      res.once('close', () => {
+        onRequest(describeRequest({ req, res, sandbox, basePath, ms: performance.now() - started }))
+      })
+    }
+    if (closing !== undefined) {
+      res.shouldKeepAlive = false
+    }
+    route(req, res).catch((error: unknown) => {
+      console.error('[petstore-sandbox] failed to answer a request:', error)
+      if (res.headersSent) res.destroy()
+      else
+        writeNow(
+          res,
+          new ApiError('internal_error', 'The sandbox failed to answer this request.').toResponse(),
+        )
+    })
+  }
+
+  const server = createServer(
+    { requestTimeout: timeouts.requestMs ?? 30_000, headersTimeout: timeouts.headersMs ?? 10_000 },
+    onHttpRequest,
+  )
+  server.keepAliveTimeout = timeouts.keepAliveMs ?? 5_000
+  server.on('clientError', handleClientError)
+
+  return {
+    sandbox,
+    server,
+    async listen(port = 4010, host = '127.0.0.1') {
+      openApiDocument = await readFile(OPENAPI_URL, 'utf8').catch(() => undefined)
+      if (dataFile !== undefined) data = await attachDataFile(sandbox, dataFile)
+      else await sandbox.ready
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(port, host, () => {
+          server.off('error', reject)
+          resolve()
+        })
+      })
+      const address = server.address() as AddressInfo
+      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address
+      fallbackHost = `${shown}:${address.port}`
+      return { url: `http://${fallbackHost}`, port: address.port, host: address.address }
+    },
+    close() {
+      closing ??= (async () => {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+        // In-flight requests finish; idle keep-alive connections go now, busy ones once answered.
+        server.closeIdleConnections()
+        const sweep = setInterval(() => server.closeIdleConnections(), 50)
+        const cut = setTimeout(
+          () => server.closeAllConnections(),
+          options.shutdownGraceMs ?? 10_000,
+        )
+        held.releaseAll()
+        await closed
+        clearInterval(sweep)
+        clearTimeout(cut)
+        await resetting
+        await data?.flush()
+      })()
+      return closing
+    },
+  }
+}

@@ -1,0 +1,52 @@
+import { readFile } from 'node:fs/promises'
+import type { PetStoreSnapshot } from '../../db/pet-store.js'
+import { DataFileSchema } from './data-file-schema.js'
+
+/** A data file that cannot be used. The file is left as it is. */
+export class DataFileError extends Error {
+  override name = 'DataFileError'
+}
+
+const isMissing = (error: unknown): boolean =>
+  error instanceof Error && (error as NodeJS.ErrnoException).code === 'ENOENT'
+
+/**
+ * Reads and checks a data file. Resolves undefined when it does not exist;
+ * rejects with a DataFileError saying what is wrong when it cannot be read,
+ * is not JSON, or does not match the data file schema.
+ *
+ * @example
+ * const snapshot = await readDataFile('./pets.json') // undefined on first start
+ */
+export const readDataFile = async (path: string): Promise<PetStoreSnapshot | undefined> => {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    if (isMissing(error)) return undefined
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new DataFileError(
+      `Failed to read the data file ${path}: ${reason}. Check the path and its permissions.`,
+    )
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    throw new DataFileError(
+      `Failed to load the data file ${path}: it is not valid JSON (${reason}). Fix or move the file; it was left untouched.`,
+    )
+  }
+  const parsed = DataFileSchema.safeParse(value)
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .slice(0, 5)
+      .map((i) => `${i.path.map(String).join('.') || '(file)'} ${i.message}`)
+      .join('; ')
+    throw new DataFileError(
+      `Failed to load the data file ${path}: it is not a petstore-sandbox data file (${problems}). Fix or move the file; it was left untouched.`,
+    )
+  }
+  return { nextId: parsed.data.nextId, pets: parsed.data.pets }
+}

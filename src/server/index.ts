@@ -1,0 +1,17 @@
+/**
+ * petstore-sandbox/server: the standalone node:http server, the express
+ * middleware and the data file. Node only (the exports map gives browsers null).
+ */
+
+export * from '../index.js'
+export { CONTROL_PREFIX } from './control/handle-control-request.js'
+export { DEFAULT_CORS_OPTIONS } from './create-cors-handler.js'
+export { createSandboxServer, type SandboxServer } from './create-sandbox-server.js'
+export { DataFileError, readDataFile } from './data-file/read-data-file.js'
+export { formatLogLine, type RequestLogEntry } from './format-log-line.js'
+export {
+  type SandboxMiddleware,
+  type SandboxMiddlewareOptions,
+  sandboxMiddleware,
+} from './sandbox-middleware.js'
+export type { SandboxServerOptions } from './server-options.js'

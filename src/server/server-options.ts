@@ -1,0 +1,24 @@
+import type { CorsOptions } from 'cors'
+import type { RequestHandler } from 'msw'
+import type { SandboxOptions } from '../sandbox/sandbox-options.js'
+import type { RequestLogEntry } from './format-log-line.js'
+
+/** Options of `createSandboxServer`: the sandbox's options plus the server's own. */
+export interface SandboxServerOptions extends SandboxOptions {
+  /** Opens the control API to every caller that sends `Authorization: Bearer <adminToken>` (and only to them). */
+  adminToken?: string
+  /** Keep the pets in this JSON file (created when absent). See the README's "Persistence". */
+  dataFile?: string
+  /** Extra MSW handlers for paths outside the API and the control API. */
+  handlers?: readonly RequestHandler[]
+  /** CORS options for the `cors` package, or false to send no CORS headers (default: contract §11). */
+  cors?: CorsOptions | false
+  /** Called once per finished request (the CLI's request log). */
+  onRequest?: (entry: RequestLogEntry) => void
+  /** Longest a response delay or a `timeout` fault holds a request (default 30,000 ms). */
+  maxHoldMs?: number
+  /** Slow-client timeouts, in ms: all headers (default 10,000), the whole request (30,000), idle keep-alive (5,000). */
+  timeouts?: { headersMs?: number; requestMs?: number; keepAliveMs?: number }
+  /** How long `close()` waits for in-flight requests before cutting them (default 10,000 ms). */
+  shutdownGraceMs?: number
+}

@@ -1,0 +1,189 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { request } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { killAllChildren, serverOrigin, spawnCli } from './spawn-cli.js'
+
+afterAll(() => killAllChildren())
+
+describe('the CLI', () => {
+  it('prints the help with every flag and exits 0', async () => {
+    const run = spawnCli(['--help'])
+    expect(await run.exited).toBe(0)
+    for (const flag of [
+      '--port',
+      '--host',
+      '--seed',
+      '--pets',
+      '--scenario',
+      '--data',
+      '--admin-token',
+      '--base-path',
+      '--quiet',
+      '--version',
+    ])
+      expect(run.stdout()).toContain(flag)
+  })
+
+  it('prints the package version and exits 0', async () => {
+    const run = spawnCli(['--version'])
+    expect(await run.exited).toBe(0)
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
+    expect(run.stdout().trim()).toBe(pkg.version)
+  })
+
+  it.each([
+    [['--bogus']],
+    [['--port', 'abc']],
+    [['--port', '70000']],
+    [['--pets', '-1']],
+    [['--seed', '1.5']],
+    [['--base-path', 'v1']],
+    [['--admin-token', 'has space']],
+    [['--scenario', 'no-such-scenario']],
+    [['extra-positional']],
+  ])('exits 2 with a clear message for bad arguments %j', async (args) => {
+    const run = spawnCli(args)
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toMatch(/^petstore-sandbox: Failed to /)
+    expect(run.stderr()).toContain('--help')
+  })
+
+  it('exits 2 for a PORT environment variable that is not a port', async () => {
+    const run = spawnCli([], { PORT: 'eighty' })
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toContain('PORT')
+  })
+
+  it('serves with the flags given, prints the URL, keys and scenario help, logs one line per request without the key, and exits 0 on SIGINT', async () => {
+    const run = spawnCli([
+      '--port',
+      '0',
+      '--seed',
+      '7',
+      '--pets',
+      '3',
+      '--scenario',
+      'empty',
+      '--base-path',
+      '/api/v1',
+    ])
+    const origin = await serverOrigin(run)
+    const banner = run.stdout()
+    expect(banner).toContain(`${origin}/api/v1`)
+    expect(banner).toContain('sandbox-enterprise')
+    expect(banner).toContain('__scenario=NAME')
+    const response = await fetch(`${origin}/api/v1/pets?limit=5`, {
+      headers: { authorization: 'Bearer sandbox-pro' },
+    })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual([])
+    const normal = await fetch(`${origin}/api/v1/pets?__scenario=default`, {
+      headers: { authorization: 'Bearer sandbox-pro' },
+    })
+    expect(((await normal.json()) as unknown[]).length).toBe(3)
+    run.child.kill('SIGINT')
+    expect(await run.exited).toBe(0)
+    const lines = run
+      .stdout()
+      .split('\n')
+      .filter((l) => /^\d\d:\d\d/.test(l))
+    expect(lines).toHaveLength(2)
+    expect(lines[0]).toMatch(/GET +\/api\/v1\/pets\?limit=5 +200 +[0-9.]+ms empty +pro$/)
+    expect(lines.join('\n')).not.toContain('sandbox-pro')
+  })
+
+  it('logs nothing per request with --quiet', async () => {
+    const run = spawnCli(['--port', '0', '--quiet'])
+    const origin = await serverOrigin(run)
+    await (await fetch(`${origin}/v1/pets`)).text()
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toBe(0)
+    expect(run.stdout()).not.toContain('/v1/pets ')
+  })
+
+  it('takes the port from PORT', async () => {
+    const probe = spawnCli(['--port', '0', '--quiet'])
+    const free = Number(new URL(await serverOrigin(probe)).port)
+    probe.child.kill('SIGTERM')
+    expect(await probe.exited).toBe(0)
+    const run = spawnCli(['--quiet'], { PORT: String(free) })
+    expect(await serverOrigin(run)).toBe(`http://127.0.0.1:${free}`)
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toBe(0)
+  })
+
+  it('refuses a corrupt data file with exit 1 and a clear message, leaving it untouched', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'petstore-cli-')), 'pets.json')
+    const corrupt = '{"version":1,"nextId":3,"pets":[{"id":1,"name":"Rex"'
+    writeFileSync(file, corrupt)
+    const run = spawnCli(['--port', '0', '--data', file])
+    expect(await run.exited).toBe(1)
+    expect(run.stderr()).toContain(`Failed to load the data file ${file}`)
+    expect(readFileSync(file, 'utf8')).toBe(corrupt)
+  })
+
+  it('refuses a data file that breaks the schema (a duplicate id) with exit 1', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'petstore-cli-')), 'pets.json')
+    const pet = { id: 1, name: 'Rex', categoryId: 1, status: 'available' }
+    const content = JSON.stringify({ version: 1, nextId: 2, pets: [pet, pet] })
+    writeFileSync(file, content)
+    const run = spawnCli(['--port', '0', '--data', file])
+    expect(await run.exited).toBe(1)
+    expect(run.stderr()).toContain('duplicate id')
+    expect(readFileSync(file, 'utf8')).toBe(content)
+  })
+
+  it('finishes a request in flight on SIGTERM, refuses new connections, and exits 0', async () => {
+    const run = spawnCli(['--port', '0'])
+    const origin = await serverOrigin(run)
+    const { hostname, port } = new URL(origin)
+    const body = JSON.stringify({ name: 'Late', categoryId: 2 })
+    // A create whose body is only half sent: the request is in flight.
+    const answered = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        {
+          host: hostname,
+          port,
+          method: 'POST',
+          path: '/v1/pets',
+          headers: {
+            authorization: 'Bearer sandbox-free',
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          let text = ''
+          res.on('data', (c: Buffer) => {
+            text += c.toString()
+          })
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+        },
+      )
+      req.on('error', reject)
+      req.write(body.slice(0, 10))
+      // Once another request has been answered, the server has seen this one's headers.
+      fetch(`${origin}/__sandbox/clock`)
+        .then((r) => r.text())
+        .then(() => {
+          run.child.kill('SIGTERM')
+          // The CLI says it is stopping once the signal is handled.
+          return new Promise((r) => run.child.stdout?.once('data', r))
+        })
+        .then(
+          () =>
+            fetch(`${origin}/__sandbox/clock`).then(
+              () => reject(new Error('A new connection was accepted after SIGTERM')),
+              () => req.end(body.slice(10)),
+            ),
+          reject,
+        )
+    })
+    const { status, text } = await answered
+    expect(status).toBe(201)
+    expect(JSON.parse(text)).toMatchObject({ name: 'Late', id: 26 })
+    expect(await run.exited).toBe(0)
+  })
+})

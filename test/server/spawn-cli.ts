@@ -1,0 +1,69 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+
+export interface CliRun {
+  child: ChildProcess
+  /** Everything written so far. */
+  stdout(): string
+  stderr(): string
+  /** Resolves with the exit code (or the signal's name). */
+  exited: Promise<number | string>
+}
+
+/** Every child started here, so afterAll can kill what a failed test left running. */
+const children = new Set<ChildProcess>()
+
+/**
+ * Runs the CLI from its TypeScript source (`node --import tsx src/cli/bin.ts`).
+ *
+ * @example
+ * const run = spawnCli(['--port', '0'])
+ * const url = await serverUrl(run)
+ */
+export const spawnCli = (args: readonly string[], env: Record<string, string> = {}): CliRun => {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  children.add(child)
+  let out = ''
+  let err = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString()
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    err += chunk.toString()
+  })
+  const exited = new Promise<number | string>((resolve) => {
+    child.on('exit', (code, signal) => {
+      children.delete(child)
+      resolve(code ?? signal ?? 'unknown')
+    })
+  })
+  return { child, stdout: () => out, stderr: () => err, exited }
+}
+
+/** Waits for the start banner and returns the server's origin (`http://127.0.0.1:PORT`). */
+export const serverOrigin = (run: CliRun): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const check = (): void => {
+      const match = /serving (http:\/\/[^\s/]+)/.exec(run.stdout())
+      if (match?.[1] !== undefined) {
+        run.child.stdout?.off('data', check)
+        resolve(match[1])
+      }
+    }
+    run.child.stdout?.on('data', check)
+    run.exited.then((code) =>
+      reject(new Error(`The CLI exited (${code}) before serving: ${run.stderr()}`)),
+    )
+    check()
+  })
+
+/** Kills every child still running (call in afterAll). */
+export const killAllChildren = (): void => {
+  for (const child of children) child.kill('SIGKILL')
+}
