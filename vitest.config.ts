@@ -9,6 +9,14 @@ export default defineConfig({
         replacement: new URL('./src/runtimes/node.ts', import.meta.url).pathname,
       },
       {
+        find: /^petstore-sandbox\/playwright$/,
+        replacement: new URL('./src/runtimes/playwright.ts', import.meta.url).pathname,
+      },
+      {
+        find: /^petstore-sandbox\/server$/,
+        replacement: new URL('./src/server/index.ts', import.meta.url).pathname,
+      },
+      {
         find: /^petstore-sandbox$/,
         replacement: new URL('./src/index.ts', import.meta.url).pathname,
       },

@@ -12,6 +12,7 @@ const BENCHMARKS: ReadonlyArray<{
     name: 'rate limiter: per-request cost and 100,000 buckets',
     load: () => import('./rate-limit.js'),
   },
+  { name: 'standalone server vs bare node:http', load: () => import('./server.js') },
 ]
 
 for (const bench of BENCHMARKS) {

@@ -25,23 +25,18 @@ export interface WindowState {
  *
  * @example
  * describeWindow({ limits: { perMinute: 60, perDay: 1000 }, minuteStart: 0, dayStart: 0, minuteLeft: 59, dayLeft: 999 })
- * // { headers: { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59', 'X-RateLimit-Reset': '60' }, resetAt: 60000 }
+ * // { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59', 'X-RateLimit-Reset': '60' }
  */
-export const describeWindow = (
-  state: WindowState,
-): { headers: Record<string, string>; resetAt: number } => {
+export const describeWindow = (state: WindowState): Record<string, string> => {
   const minuteLeft = Math.max(0, state.minuteLeft)
   const dayLeft = Math.max(0, state.dayLeft)
   const useDay = dayLeft < minuteLeft || dayLeft === 0
   const resetAt = state.banEndsAt ?? (useDay ? state.dayStart + DAY : state.minuteStart + MINUTE)
   const remaining = state.banEndsAt === undefined ? (useDay ? dayLeft : minuteLeft) : 0
   return {
-    headers: {
-      'X-RateLimit-Limit': String(useDay ? state.limits.perDay : state.limits.perMinute),
-      'X-RateLimit-Remaining': String(remaining),
-      'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)),
-    },
-    resetAt,
+    'X-RateLimit-Limit': String(useDay ? state.limits.perDay : state.limits.perMinute),
+    'X-RateLimit-Remaining': String(remaining),
+    'X-RateLimit-Reset': String(Math.ceil(resetAt / 1000)),
   }
 }
 

@@ -1,5 +1,5 @@
 import type { PlanLimits } from '../contract/plans.js'
-import { describeWindow, retryAfterSeconds } from './describe-window.js'
+import { describeWindow, retryAfterSeconds, type WindowState } from './describe-window.js'
 import { type RateLimitOptions, resolveRateLimitOptions } from './rate-limit-options.js'
 
 /** One request to count: which bucket, its quota, and the time by the sandbox clock. */
@@ -36,12 +36,17 @@ export interface RateLimiter {
 const MINUTE = 60_000
 const DAY = 86_400_000
 
-/** Flat numbers rather than nested window objects: 100,000 buckets stay small. */
+/**
+ * Flat small integers rather than nested window objects or epoch milliseconds
+ * (which V8 boxes as doubles): 100,000 buckets stay small.
+ */
 interface Bucket {
-  minuteStart: number
+  /** The UTC minute of the minute window: minutes since the epoch. */
+  minute: number
   minuteUsed: number
   minuteRejected: number
-  dayStart: number
+  /** The UTC day of the day window: days since the epoch. */
+  day: number
   dayUsed: number
   dayRejected: number
   /** Epoch ms the ban ends; 0 when the bucket was never banned. */
@@ -49,6 +54,14 @@ interface Bucket {
 }
 
 const toWholeSecond = (ms: number): number => Math.ceil(ms / 1000) * 1000
+
+/** The answer during a ban: Retry-After and X-RateLimit-Reset name its end. */
+const banned = (window: WindowState, until: number, now: number): RateLimitDecision => ({
+  allowed: false,
+  code: 'api_key_banned',
+  retryAfterSeconds: retryAfterSeconds(until, now),
+  headers: describeWindow({ ...window, banEndsAt: until }),
+})
 
 /**
  * Two fixed windows per bucket, the UTC minute and the UTC day, and bans.
@@ -59,9 +72,11 @@ const toWholeSecond = (ms: number): number => Math.ceil(ms / 1000) * 1000
  *   the day once the daily quota is spent) ban a bannable bucket for
  *   `banMinutes`; the rejection that crosses the line is already answered
  *   `api_key_banned`. Requests during a ban neither count nor extend it.
- * - Memory: at the first request of each new minute, buckets whose day has
- *   ended and that are not banned are dropped. No timers, so nothing keeps a
- *   process alive and vitest's fake timers have nothing to drive.
+ * - Memory: the first request of a new UTC day sweeps out every bucket whose
+ *   day has ended, so what is held is proportional to the callers of the
+ *   current day. A bucket still banned is kept, and swept again at the next
+ *   new minute until its ban is over. No timers: nothing keeps a process
+ *   alive, and vitest's fake timers have nothing to drive.
  *
  * @example
  * const limiter = createRateLimiter({ banAfter: 20, banMinutes: 15 })
@@ -77,79 +92,78 @@ const toWholeSecond = (ms: number): number => Math.ceil(ms / 1000) * 1000
 export const createRateLimiter = (options: RateLimitOptions = {}): RateLimiter => {
   const { banAfter, banMs } = resolveRateLimitOptions(options)
   let buckets = new Map<string, Bucket>()
+  let sweptDay = Number.NaN
   let sweptMinute = Number.NaN
+  /** A bucket of an ended day was kept for its ban: sweep again next minute. */
+  let keptBanned = false
 
-  const sweep = (now: number, dayStart: number): void => {
+  const sweep = (now: number, day: number): void => {
+    keptBanned = false
     for (const [name, bucket] of buckets) {
-      if (bucket.dayStart !== dayStart && bucket.bannedUntil <= now) buckets.delete(name)
+      if (bucket.day === day) continue
+      if (bucket.bannedUntil <= now) buckets.delete(name)
+      else keptBanned = true
     }
   }
 
   return {
     take({ bucket: name, limits, now, bannable }) {
-      const minuteStart = Math.floor(now / MINUTE) * MINUTE
-      const dayStart = Math.floor(now / DAY) * DAY
-      if (minuteStart !== sweptMinute) {
-        sweep(now, dayStart)
-        sweptMinute = minuteStart
+      const minute = Math.floor(now / MINUTE)
+      const day = Math.floor(now / DAY)
+      // `!==` rather than `>`: a clock set back in time sweeps (and starts fresh windows) too.
+      if (day !== sweptDay || (keptBanned && minute !== sweptMinute)) {
+        sweep(now, day)
+        sweptDay = day
+        sweptMinute = minute
       }
+      const minuteStart = minute * MINUTE
+      const dayStart = day * DAY
       let bucket = buckets.get(name)
       if (bucket === undefined) {
         bucket = {
-          minuteStart,
+          minute,
           minuteUsed: 0,
           minuteRejected: 0,
-          dayStart,
+          day,
           dayUsed: 0,
           dayRejected: 0,
           bannedUntil: 0,
         }
         buckets.set(name, bucket)
       }
-      // `!==` rather than `<`: a clock set back in time also starts fresh windows.
-      if (bucket.minuteStart !== minuteStart) {
-        bucket.minuteStart = minuteStart
+      if (bucket.minute !== minute) {
+        bucket.minute = minute
         bucket.minuteUsed = 0
         bucket.minuteRejected = 0
       }
-      if (bucket.dayStart !== dayStart) {
-        bucket.dayStart = dayStart
+      if (bucket.day !== day) {
+        bucket.day = day
         bucket.dayUsed = 0
         bucket.dayRejected = 0
       }
       const minuteLeft = limits.perMinute - bucket.minuteUsed
       const dayLeft = limits.perDay - bucket.dayUsed
 
-      if (now < bucket.bannedUntil) {
-        const until = bucket.bannedUntil
-        return {
-          allowed: false,
-          code: 'api_key_banned',
-          retryAfterSeconds: retryAfterSeconds(until, now),
-          headers: describeWindow({
-            limits,
-            minuteStart,
-            dayStart,
-            minuteLeft,
-            dayLeft,
-            banEndsAt: until,
-          }).headers,
-        }
+      const window: WindowState = {
+        limits,
+        minuteStart,
+        dayStart,
+        minuteLeft,
+        dayLeft,
+        banEndsAt: undefined,
       }
+
+      if (now < bucket.bannedUntil) return banned(window, bucket.bannedUntil, now)
       if (minuteLeft > 0 && dayLeft > 0) {
         bucket.minuteUsed++
         bucket.dayUsed++
-        const { headers } = describeWindow({
-          limits,
-          minuteStart,
-          dayStart,
-          minuteLeft: minuteLeft - 1,
-          dayLeft: dayLeft - 1,
-        })
-        return { allowed: true, headers }
+        window.minuteLeft--
+        window.dayLeft--
+        return { allowed: true, headers: describeWindow(window) }
       }
 
-      // Rejected: count it against the window that is spent (the day when both are).
+      // Refused: count it against the window that is spent (the day when both
+      // are), which is also the window the headers describe.
       const dayExhausted = dayLeft <= 0
       const rejected = dayExhausted ? ++bucket.dayRejected : ++bucket.minuteRejected
       if (bannable && rejected > banAfter) {
@@ -157,38 +171,23 @@ export const createRateLimiter = (options: RateLimitOptions = {}): RateLimiter =
         bucket.bannedUntil = toWholeSecond(now + banMs)
         bucket.minuteRejected = 0
         bucket.dayRejected = 0
-        const until = bucket.bannedUntil
-        return {
-          allowed: false,
-          code: 'api_key_banned',
-          retryAfterSeconds: retryAfterSeconds(until, now),
-          headers: describeWindow({
-            limits,
-            minuteStart,
-            dayStart,
-            minuteLeft,
-            dayLeft,
-            banEndsAt: until,
-          }).headers,
-        }
+        return banned(window, bucket.bannedUntil, now)
       }
-      const { headers, resetAt } = describeWindow({
-        limits,
-        minuteStart,
-        dayStart,
-        minuteLeft,
-        dayLeft,
-      })
       return {
         allowed: false,
         code: 'rate_limit_exceeded',
-        retryAfterSeconds: retryAfterSeconds(resetAt, now),
-        headers,
+        retryAfterSeconds: retryAfterSeconds(
+          dayExhausted ? dayStart + DAY : minuteStart + MINUTE,
+          now,
+        ),
+        headers: describeWindow(window),
       }
     },
     reset() {
       buckets = new Map()
+      sweptDay = Number.NaN
       sweptMinute = Number.NaN
+      keptBanned = false
     },
     get size() {
       return buckets.size

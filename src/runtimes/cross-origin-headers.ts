@@ -8,6 +8,7 @@ export const EXPOSED_HEADERS = [
   'X-Total-Count',
   'Deprecation',
   'Sunset',
+  'Location',
   'WWW-Authenticate',
   'Allow',
 ].join(', ')

@@ -1,3 +1,4 @@
+import type { TransportFault } from '../core/types.js'
 import { createSandbox, type Sandbox } from '../sandbox/create-sandbox.js'
 import type { SandboxOptions } from '../sandbox/sandbox-options.js'
 import { crossOriginHeaders } from './cross-origin-headers.js'
@@ -40,7 +41,7 @@ export interface PlaywrightSandbox extends Sandbox {
 }
 
 // Playwright's abort codes for the core's transport faults.
-const ABORT_CODES: Readonly<Record<string, string>> = {
+const ABORT_CODES: Readonly<Record<TransportFault, string>> = {
   'network-error': 'failed',
   timeout: 'timedout',
 }
@@ -104,7 +105,7 @@ export const installSandbox = async (
     }
     if (response.delayMs !== undefined && response.delayMs > 0) await wait(response.delayMs)
     if (response.fault !== undefined) {
-      await route.abort(ABORT_CODES[response.fault] ?? 'failed')
+      await route.abort(ABORT_CODES[response.fault])
       return
     }
     await route.fulfill({

@@ -96,6 +96,11 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
   }
 
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (req.url !== undefined && !req.url.startsWith('/')) {
+      // An absolute-form target (`GET http://host/v1/pets`) is routed by its path.
+      const url = requestUrl(req, 'http://localhost')
+      if (url !== undefined) req.url = url.slice('http://localhost'.length)
+    }
     const target = req.url ?? '/'
     if (applyCors(req, res)) return
     if (isUnder(target, CONTROL_PREFIX)) {

@@ -1,11 +1,12 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { installSandbox, type PlaywrightSandbox } from 'petstore-sandbox/playwright'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildExampleApp } from '../../examples/app/build.js'
 import { type StaticServer, serveStatic } from '../../examples/app/serve-static.js'
-import { installSandbox, type PlaywrightSandbox } from '../../src/runtimes/playwright.js'
+import { createSandboxServer, type SandboxServer } from '../../src/server/index.js'
 import { listedIds, openApp, screenshot, shownError, waitForText } from './support/app-page.js'
 import { launchChromium } from './support/launch-chromium.js'
 
@@ -14,21 +15,26 @@ const API = 'https://api.petstore.test/v1'
 let root: string
 let server: StaticServer
 let browser: Browser
+let api: SandboxServer
+let apiUrl: string
 
 beforeAll(async () => {
   root = await buildExampleApp(await mkdtemp(join(tmpdir(), 'petstore-example-app-')))
   server = await serveStatic({ root })
+  api = createSandboxServer()
+  apiUrl = `${(await api.listen(0, '127.0.0.1')).url}/v1`
   browser = await launchChromium()
 }, 60_000)
 
 afterAll(async () => {
   await browser?.close()
   await server?.close()
+  await api?.close()
   if (root !== undefined) await rm(root, { recursive: true, force: true })
 })
 
 interface AppMode {
-  name: 'worker' | 'playwright'
+  name: 'worker' | 'playwright' | 'server'
   /** A fresh sandbox, then the app's page with these extra query parameters. */
   open(query?: string): Promise<void>
   page(): Page
@@ -68,7 +74,21 @@ const playwrightMode = (): AppMode & { sandbox(): PlaywrightSandbox } => {
   }
 }
 
-describe.each([workerMode(), playwrightMode()])('the example app ($name)', (mode) => {
+// The standalone server over real HTTP, with CORS: the app as users run it with `npm start`.
+const serverMode = (): AppMode => {
+  let page: Page
+  return {
+    name: 'server',
+    page: () => page,
+    async open(query = '') {
+      page ??= await browser.newPage()
+      await api.sandbox.reset()
+      await openApp(page, `${server.origin}/?api=${encodeURIComponent(apiUrl)}${query}`)
+    },
+  }
+}
+
+describe.each([workerMode(), playwrightMode(), serverMode()])('the example app ($name)', (mode) => {
   const page = () => mode.page()
 
   it('lists the first ten seeded pets with the rate-limit headers', async () => {

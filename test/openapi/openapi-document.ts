@@ -66,4 +66,16 @@ export const openApiDocument = {
     }
     return found
   },
+  /** Every response an operation declares: its path template, `operationId status`, status and object. */
+  responses(): { template: string; where: string; status: string; response: JsonObject }[] {
+    return openApiDocument.operations().flatMap(({ template, method, operation }) => {
+      const pointer = `/paths/${template.replaceAll('/', '~1')}/${method}/responses`
+      return Object.keys(openApiDocument.at(pointer)).map((status) => ({
+        template,
+        where: `${String(operation.operationId)} ${status}`,
+        status,
+        response: openApiDocument.at(`${pointer}/${status}`),
+      }))
+    })
+  },
 }

@@ -68,7 +68,8 @@ const schemaProblems = (pointer: string, value: unknown, label: string): string[
   const validate = validatorAt(pointer)
   if (validate(value)) return []
   return (validate.errors ?? []).map((error) => {
-    const { allowedValues, allowedValue, additionalProperty } = error.params as JsonObject
+    const params: JsonObject = error.params
+    const { allowedValues, allowedValue, additionalProperty } = params
     const detail = Array.isArray(allowedValues)
       ? `: ${allowedValues.map(String).join(', ')}`
       : allowedValue !== undefined
@@ -88,12 +89,19 @@ const templateRegExp = (template: string): RegExp =>
       .join('')}$`,
   )
 
+let templates: { template: string; pattern: RegExp }[] | undefined
+
 /** The path item whose template matches the path, or undefined. */
 const findPathItem = (path: string): Located | undefined => {
-  const paths = isObject(DOCUMENT) ? DOCUMENT.paths : undefined
-  if (!isObject(paths)) return undefined
-  const template = Object.keys(paths).find((key) => templateRegExp(key).test(path))
-  return template === undefined ? undefined : locate(`/paths/${escapePointer(template)}`)
+  if (templates === undefined) {
+    const paths = isObject(DOCUMENT) && isObject(DOCUMENT.paths) ? DOCUMENT.paths : {}
+    templates = Object.keys(paths).map((template) => ({
+      template,
+      pattern: templateRegExp(template),
+    }))
+  }
+  const found = templates.find(({ pattern }) => pattern.test(path))
+  return found === undefined ? undefined : locate(`/paths/${escapePointer(found.template)}`)
 }
 
 /** The declared response for `status`: exact, then `4XX`-style ranges, then `default`. */
@@ -106,27 +114,18 @@ const findResponse = (operation: Located, status: number): Located | undefined =
   return undefined
 }
 
-/** Problems of the headers a response declares: required ones present, every value valid. */
-const headerProblems = (definition: Located, response: WireResponse): string[] => {
-  const declared = child(definition, 'headers')
-  if (declared === undefined) return []
-  const problems: string[] = []
-  for (const name of Object.keys(declared.node)) {
-    const header = child(declared, name)
-    if (header === undefined) continue
-    const value = response.headers[name.toLowerCase()]
-    if (value === undefined) {
-      if (header.node.required === true) problems.push(`header ${name} is required but missing`)
-      continue
-    }
-    const schema = child(header, 'schema')
-    if (schema === undefined) continue
-    // Header values are text: an integer schema reads canonical decimal digits.
-    const numeric = schema.node.type === 'integer' || schema.node.type === 'number'
-    const parsed = numeric && /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(value) ? Number(value) : value
-    problems.push(...schemaProblems(schema.pointer, parsed, `header ${name} (${value})`))
+/** Problems of one header: present when required, its value valid. */
+const headerProblems = (name: string, header: Located, response: WireResponse): string[] => {
+  const value = response.headers[name.toLowerCase()]
+  if (value === undefined) {
+    return header.node.required === true ? [`header ${name} is required but missing`] : []
   }
-  return problems
+  const schema = child(header, 'schema')
+  if (schema === undefined) return []
+  // Header values are text: a number schema reads decimal digits.
+  const numeric = schema.node.type === 'integer' || schema.node.type === 'number'
+  const parsed = numeric && /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/.test(value) ? Number(value) : value
+  return schemaProblems(schema.pointer, parsed, `header ${name} (${value})`)
 }
 
 /** Problems of the body: the declared media type, JSON that matches the schema, or no body. */
@@ -155,22 +154,37 @@ const bodyProblems = (definition: Located, request: WireRequest, response: WireR
   return schemaProblems(schema.pointer, value, 'body')
 }
 
-/** Every response below /v1 carries the rate-limit headers; outside the documented operations too. */
+/** Problems of a response against its declaration: every declared header, then the body. */
+const responseProblems = (
+  definition: Located,
+  request: WireRequest,
+  response: WireResponse,
+): string[] => {
+  const headers = child(definition, 'headers')
+  const headerList = Object.keys(headers?.node ?? {}).flatMap((name) => {
+    const header = headers === undefined ? undefined : child(headers, name)
+    return header === undefined ? [] : headerProblems(name, header, response)
+  })
+  return [...headerList, ...bodyProblems(definition, request, response)]
+}
+
+/** Every response below /v1 carries the rate-limit headers, also outside the declared operations. */
 const rateLimitProblems = (path: string, response: WireResponse): string[] => {
   if (path.startsWith(CONTROL_PREFIX)) return []
-  const headers = locate('/components/headers')
-  if (headers === undefined) return ['the document has no components.headers']
-  return headerProblems(
-    { node: { headers: headers.node }, pointer: '/components' },
-    response,
-  ).filter((problem) => RATE_LIMIT_HEADERS.some((name) => problem.startsWith(`header ${name} `)))
+  return RATE_LIMIT_HEADERS.flatMap((name) => {
+    const header = locate(`/components/headers/${name}`)
+    return header === undefined
+      ? [`the document has no components.headers.${name}`]
+      : headerProblems(name, header, response)
+  })
 }
 
 /**
  * A response to a path or method the document does not declare (404
  * `route_not_found`, 405, or an error that comes before routing: 400
  * `unknown_scenario`, 401, 429): an Error body whose `status` is the HTTP
- * status, the rate-limit headers below /v1, `Allow` on a 405.
+ * status (a 404's is `RouteNotFoundError`), the rate-limit headers below /v1,
+ * `Allow` on a 405.
  */
 const undeclaredProblems = (path: string, response: WireResponse): string[] => {
   const problems = rateLimitProblems(path, response)
@@ -197,10 +211,12 @@ const undeclaredProblems = (path: string, response: WireResponse): string[] => {
 /**
  * Checks one response against openapi/petstore-sandbox.openapi.json: the
  * operation and status exist, the headers it declares are present and well
- * formed (integers read from their text), and the body matches its media type
- * and schema. Requests to undeclared paths or methods get the Error checks of
- * a 404 or 405. `request.path` is below `/v1`, except control API paths,
- * which start with `/__sandbox`. Returns the problems found, `[]` when none.
+ * formed (numbers read from their text), and the body matches its media type
+ * and schema. A declared path with an undeclared method is checked against
+ * the path's 405 (or whichever of its operations declares the status); an
+ * undeclared path gets the Error checks of a 404. `request.path` is below
+ * `/v1`, except control API paths, which start with `/__sandbox`. Schemas are
+ * compiled once. Returns the problems found, `[]` when none.
  *
  * @example
  * const problems = checkResponseAgainstOpenApi({ request, response })
@@ -217,24 +233,20 @@ export const checkResponseAgainstOpenApi = ({
   const pathItem = findPathItem(path)
   if (pathItem === undefined) return undeclaredProblems(path, response)
   const method = request.method.toLowerCase()
-  const operation = METHODS.includes(method as (typeof METHODS)[number])
-    ? child(pathItem, method)
-    : undefined
+  const operation = METHODS.some((m) => m === method) ? child(pathItem, method) : undefined
   if (operation === undefined) {
-    // Another method on a declared path: the operations of the path list its 405 (and errors before routing).
-    const sibling = METHODS.map((m) => child(pathItem, m)).find(
-      (op) => op !== undefined && findResponse(op, response.status) !== undefined,
-    )
-    if (sibling === undefined) return undeclaredProblems(path, response)
-    const definition = findResponse(sibling, response.status)
-    return definition === undefined
-      ? []
-      : [...headerProblems(definition, response), ...bodyProblems(definition, request, response)]
+    // Another method on a declared path: the path's operations list its 405 (and the errors before routing).
+    const sibling = METHODS.map((m) => child(pathItem, m))
+      .map((op) => (op === undefined ? undefined : findResponse(op, response.status)))
+      .find((definition) => definition !== undefined)
+    return sibling === undefined
+      ? undeclaredProblems(path, response)
+      : responseProblems(sibling, request, response)
   }
   const definition = findResponse(operation, response.status)
   if (definition === undefined) {
     const id = typeof operation.node.operationId === 'string' ? operation.node.operationId : method
     return [`status ${response.status} is not declared for ${id}`]
   }
-  return [...headerProblems(definition, response), ...bodyProblems(definition, request, response)]
+  return responseProblems(definition, request, response)
 }

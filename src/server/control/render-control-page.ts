@@ -53,9 +53,13 @@ export const renderControlPage = (sandbox: Sandbox, input: { apiBase: string }):
         `<li><button data-scenario="${escapeHtml(s.name)}"${s.name === current ? ' disabled' : ''}>${escapeHtml(s.name)}</button> ${escapeHtml(s.description)}</li>`,
     )
     .join('')
-  const pets = sandbox.db.pets
-    .list({ limit: 10 })
-    .pets.map(
+  // Ids have no gaps unless a data file has them, so this is (about) the newest ten.
+  const newest = sandbox.db.pets.list({
+    limit: 10,
+    afterId: Math.max(0, sandbox.db.pets.count - 10),
+  })
+  const pets = newest.pets
+    .map(
       (p) =>
         `<tr><td>${p.id}</td><td>${escapeHtml(p.name)}</td><td>${p.categoryId}</td><td>${escapeHtml(p.status)}</td></tr>`,
     )
@@ -82,7 +86,7 @@ export const renderControlPage = (sandbox: Sandbox, input: { apiBase: string }):
 <ul>${scenarios}</ul>
 <h2>API keys</h2><p>Send <code>Authorization: Bearer &lt;key&gt;</code>.</p>
 <table><tr><th>Key</th><th>Plan</th><th>Limits</th><th>Source</th></tr>${keys}</table>
-<h2>Pets (first 10 of ${sandbox.db.pets.count})</h2>
+<h2>Newest pets (of ${sandbox.db.pets.count})</h2>
 <table><tr><th>id</th><th>name</th><th>categoryId</th><th>status</th></tr>${pets}</table>
 <h2>Recent requests</h2>
 <table><tr><th>Time</th><th>Method</th><th>URL</th><th>Status</th><th>Scenario</th><th>Plan</th></tr>${requests}</table>

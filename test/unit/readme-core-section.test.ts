@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { ERROR_CODES } from '../../src/contract/error-codes.js'
+import { DEMO_KEYS, PLAN_LIMITS, type PlanName } from '../../src/contract/plans.js'
+import { DEFAULT_DEPRECATED_AT, DEFAULT_SUNSET_AT } from '../../src/sandbox/sandbox-options.js'
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+const section = readme.slice(
+  readme.indexOf('<!-- section: core (contract core) -->'),
+  readme.indexOf('<!-- /section: core -->'),
+)
+
+/** The rows of the Markdown table that follows `heading`, as arrays of cells. */
+const tableAfter = (heading: string): string[][] => {
+  const rest = section.slice(section.indexOf(heading))
+  const lines = rest.split('\n')
+  const start = lines.findIndex((line) => line.startsWith('|'))
+  const rows: string[][] = []
+  for (const line of lines.slice(start + 2)) {
+    if (!line.startsWith('|')) break
+    rows.push(
+      line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    )
+  }
+  return rows
+}
+const unquote = (cell: string | undefined) => (cell ?? '').replaceAll('`', '')
+const count = (cell: string | undefined) => Number((cell ?? '').replaceAll(',', ''))
+
+describe('README core section', () => {
+  it('lists every error code with its status, and no other', () => {
+    const rows = tableAfter('### Errors')
+    const table = Object.fromEntries(rows.map((row) => [unquote(row[0]), Number(row[1])]))
+    expect(table).toEqual(ERROR_CODES)
+    for (const row of rows) expect(row[2]?.length ?? 0).toBeGreaterThan(10)
+  })
+
+  it('lists the demo keys with their plans and quotas', () => {
+    const rows = tableAfter('### Keys')
+    expect(rows.map((row) => [unquote(row[0]), row[1]])).toEqual(Object.entries(DEMO_KEYS))
+    for (const row of rows) {
+      const limits = PLAN_LIMITS[row[1] as PlanName]
+      expect([count(row[2]), count(row[3])]).toEqual([limits.perMinute, limits.perDay])
+    }
+  })
+
+  it('states the default deprecation and sunset dates the sandbox uses', () => {
+    expect(section).toContain(`Deprecation: @${Date.parse(DEFAULT_DEPRECATED_AT) / 1000}`)
+    expect(section).toContain(`Sunset: ${new Date(DEFAULT_SUNSET_AT).toUTCString()}`)
+    expect(section).toContain(`'${DEFAULT_SUNSET_AT}'`)
+  })
+
+  it('shows the three-line set-up the example suite uses', () => {
+    const example = readFileSync(
+      new URL('../../examples/node-vitest/pet-client.test.ts', import.meta.url),
+      'utf8',
+    )
+    for (const line of [
+      'const sandbox = setupSandbox()',
+      'beforeAll(() => sandbox.listen())',
+      'afterEach(() => sandbox.reset())',
+      'afterAll(() => sandbox.close())',
+    ]) {
+      expect(section).toContain(line)
+      expect(example).toContain(line)
+    }
+  })
+})
