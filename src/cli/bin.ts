@@ -63,6 +63,20 @@ try {
   address = fail(1, `Failed to start: ${error instanceof Error ? error.message : String(error)}`)
 }
 
+// Handlers first: a signal right after the banner must still stop gracefully.
+let stopping = false
+const stop = (signal: string): void => {
+  if (stopping) return
+  stopping = true
+  if (!quiet) process.stdout.write(`${signal}: finishing in-flight requests…\n`)
+  app.close().then(
+    () => process.exit(0),
+    (error: unknown) => fail(1, `Failed to stop cleanly: ${String(error)}`),
+  )
+}
+process.on('SIGINT', () => stop('SIGINT'))
+process.on('SIGTERM', () => stop('SIGTERM'))
+
 const api = `${address.url}${basePath?.replace(/\/$/, '') ?? '/v1'}`
 const keys = Object.entries(DEMO_KEYS)
   .map(([key, plan]) => `    ${key.padEnd(20)} ${plan}`)
@@ -78,16 +92,3 @@ ${keys}
   Stop:     Ctrl+C
 `,
 )
-
-let stopping = false
-const stop = (signal: string): void => {
-  if (stopping) return
-  stopping = true
-  if (!quiet) process.stdout.write(`${signal}: finishing in-flight requests…\n`)
-  app.close().then(
-    () => process.exit(0),
-    (error: unknown) => fail(1, `Failed to stop cleanly: ${String(error)}`),
-  )
-}
-process.on('SIGINT', () => stop('SIGINT'))
-process.on('SIGTERM', () => stop('SIGTERM'))

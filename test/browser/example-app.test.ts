@@ -2,15 +2,16 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { installSandbox, type PlaywrightSandbox } from 'petstore-sandbox/playwright'
+import { createSandboxServer, type SandboxServer } from 'petstore-sandbox/server'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildExampleApp } from '../../examples/app/build.js'
 import { type StaticServer, serveStatic } from '../../examples/app/serve-static.js'
-import { createSandboxServer, type SandboxServer } from '../../src/server/index.js'
 import { listedIds, openApp, screenshot, shownError, waitForText } from './support/app-page.js'
 import { launchChromium } from './support/launch-chromium.js'
 
-// The example app's flows, once through the service worker and once through the Playwright entry.
+// The example app's flows through the service worker, through the Playwright entry and
+// against the standalone server, as users run it.
 const API = 'https://api.petstore.test/v1'
 let root: string
 let server: StaticServer
@@ -200,8 +201,8 @@ describe('the example app with the worker keeps state in the page', () => {
     await page().fill('input[name="name"]', 'Kept')
     await page().click('#create-form button[type="submit"]')
     await waitForText(page(), '#create-result', 'Added #26')
-    await openApp(page(), `${server.origin}/?mock=worker&status=`)
-    await page().selectOption('#status-filter', 'available')
+    await openApp(page(), `${server.origin}/?mock=worker`)
+    expect(await waitForText(page(), '#page-info', 'of 26')).toBe('Pets #1–#10 of 26')
     await page().fill('input[name="id"]', '26')
     await page().click('#get-form button[type="submit"]')
     expect(await waitForText(page(), '#pet-details', '#26')).toContain('#26 Kept, available')

@@ -170,7 +170,13 @@ describe('the CLI', () => {
         .then(() => {
           run.child.kill('SIGTERM')
           // The CLI says it is stopping once the signal is handled.
-          return new Promise((r) => run.child.stdout?.once('data', r))
+          return new Promise<void>((r) => {
+            const check = (): void => {
+              if (run.stdout().includes('SIGTERM:')) r()
+              else run.child.stdout?.once('data', check)
+            }
+            check()
+          })
         })
         .then(
           () =>
