@@ -59,14 +59,24 @@ const makeInfo = (
   option: CreateKeyOptions,
   source: ApiKeyInfo['source'],
 ): ApiKeyInfo => {
+  // A generated key is not named in messages: it means nothing to the caller yet.
+  const which = option.key === undefined && source === 'runtime' ? 'a new key' : `key "${key}"`
   if (!isPlanName(option.plan)) {
     throw new KeyOptionError(
-      `Failed to configure key "${key}": unknown plan "${String(option.plan)}". Use one of free, pro, business, enterprise.`,
+      `Failed to configure ${which}: unknown plan "${String(option.plan)}". Use one of free, pro, business, enterprise.`,
     )
   }
   if (!isValidKeyText(key)) {
     throw new KeyOptionError(
-      `Failed to configure key "${key}": a key is 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750).`,
+      `Failed to configure ${which}: a key is 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750).`,
+    )
+  }
+  if (
+    option.plan !== 'enterprise' &&
+    (option.perMinute !== undefined || option.perDay !== undefined)
+  ) {
+    throw new KeyOptionError(
+      `Failed to configure ${which}: only enterprise keys have custom limits; the ${option.plan} plan's are fixed. Drop perMinute/perDay or use plan "enterprise".`,
     )
   }
   checkLimit('perMinute', option.perMinute)

@@ -13,6 +13,8 @@ export interface OperationSettings {
   deprecation: string
   /** Removal date of getPet, epoch ms. From then on it answers 410. */
   sunsetAt: number
+  /** How long a ban lasts (the `rateLimit.banMinutes` option), in ms; the `banned` scenario mirrors it. */
+  banMs: number
 }
 
 /** Everything an operation needs to answer one request. */

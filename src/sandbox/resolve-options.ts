@@ -1,4 +1,5 @@
 import type { OperationSettings } from '../handlers/operation.js'
+import { resolveRateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import {
   DEFAULT_BASE_PATH,
   DEFAULT_DEPRECATED_AT,
@@ -67,6 +68,7 @@ export const resolveOptions = (options: SandboxOptions): ResolvedBase => {
       basePath,
       deprecation: `@${Math.floor(deprecatedAt / 1000)}`,
       sunsetAt: toMs('sunsetAt', options.sunsetAt ?? DEFAULT_SUNSET_AT),
+      banMs: resolveRateLimitOptions(options.rateLimit).banMs,
     },
   }
 }

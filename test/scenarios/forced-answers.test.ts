@@ -158,3 +158,15 @@ describe('transport scenarios', () => {
     expect(response.delayMs).toBe(7)
   })
 })
+
+describe('the banned scenario with a configured ban length', () => {
+  it('points Retry-After and X-RateLimit-Reset at the end of a ban of rateLimit.banMinutes', async () => {
+    const now = Date.parse('2027-03-01T12:00:20Z')
+    const short = createSandbox({ now: () => now, rateLimit: { banMinutes: 2 } })
+    const response = await callSandbox(short, withScenario('listPets', 'banned'))
+    expect(response.status).toBe(429)
+    expect(response.headers['Retry-After']).toBe('120')
+    expect(response.headers['X-RateLimit-Reset']).toBe(String(now / 1000 + 120))
+    expect(response.headers['X-RateLimit-Remaining']).toBe('0')
+  })
+})

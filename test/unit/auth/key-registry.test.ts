@@ -32,9 +32,13 @@ describe('createKeyRegistry', () => {
     })
   })
 
-  it('keeps the plan limits of a non-enterprise key even when custom limits are given', () => {
-    const keys = createKeyRegistry({ cheap: { plan: 'free', perMinute: 9_999 } })
-    expect(keys.lookup('cheap')?.limits).toEqual(PLAN_LIMITS.free)
+  it('refuses custom limits on a non-enterprise key, whose plan limits are fixed', () => {
+    expect(() => createKeyRegistry({ cheap: { plan: 'free', perMinute: 9_999 } })).toThrow(
+      /only enterprise keys have custom limits/,
+    )
+    expect(() => createKeyRegistry().create({ plan: 'pro', perDay: 5 })).toThrow(
+      /Failed to configure a new key: only enterprise keys/,
+    )
   })
 
   it.each([
