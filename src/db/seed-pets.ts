@@ -1,4 +1,6 @@
-import { en, Faker } from '@faker-js/faker'
+import type { Faker } from '@faker-js/faker'
+// The English locale alone: the package root loads every locale, which costs start-up time.
+import { faker as englishFaker } from '@faker-js/faker/locale/en'
 import { type NewPet, PET_STATUSES } from '../contract/pet.js'
 
 export const DEFAULT_SEED = 20301205
@@ -22,7 +24,9 @@ export interface SeedOptions {
 export const seedPets = (options: SeedOptions = {}): NewPet[] => {
   const seed = options.seed ?? DEFAULT_SEED
   const count = options.count ?? DEFAULT_PET_COUNT
-  const faker = new Faker({ locale: [en], seed })
+  // A private instance, so seeding never disturbs a user's own faker.
+  const FakerClass = englishFaker.constructor as typeof Faker
+  const faker = new FakerClass({ locale: englishFaker.rawDefinitions, seed })
   const pets: NewPet[] = []
   for (let index = 0; index < count; index++) {
     pets.push({

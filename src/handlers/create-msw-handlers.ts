@@ -1,4 +1,6 @@
-import { delay, type HttpHandler, HttpResponse, http } from 'msw'
+import type { HttpHandler } from 'msw'
+// msw/core/http, not msw: the root entry also loads GraphQL support, which costs start-up time.
+import { http } from 'msw/core/http'
 import { LIMITS } from '../contract/limits.js'
 import type { SandboxRequest, SandboxResponse } from '../core/types.js'
 
@@ -8,6 +10,9 @@ export interface MswHandlersOptions {
   /** Restrict to one origin; undefined matches any origin. */
   origin: string | undefined
 }
+
+// setTimeout is looked up at each call, so vitest's fake timers control the delay.
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD'])
 
@@ -48,9 +53,10 @@ export const toSandboxRequest = async (request: Request): Promise<SandboxRequest
 
 /** Turns the core's plain response into what an MSW resolver returns. */
 export const toMswResponse = async (response: SandboxResponse): Promise<Response> => {
-  if (response.delayMs !== undefined && response.delayMs > 0) await delay(response.delayMs)
-  if (response.fault !== undefined) return HttpResponse.error()
-  return new HttpResponse(response.body, { status: response.status, headers: response.headers })
+  if (response.delayMs !== undefined && response.delayMs > 0) await sleep(response.delayMs)
+  // A Response of type "error" is how MSW fails the connection.
+  if (response.fault !== undefined) return Response.error()
+  return new Response(response.body, { status: response.status, headers: response.headers })
 }
 
 /**

@@ -28,8 +28,9 @@ export const DEFAULT_PERSIST_KEY = 'petstore-sandbox'
 const KeptKeySchema = z.object({
   key: z.string(),
   plan: z.enum(PLAN_NAMES),
-  perMinute: z.number().int().positive(),
-  perDay: z.number().int().positive(),
+  // Only enterprise keys have limits of their own; other plans' limits follow the plan.
+  perMinute: z.number().int().positive().optional(),
+  perDay: z.number().int().positive().optional(),
 })
 
 const KeptStateSchema = z.object({
@@ -90,7 +91,7 @@ export const persistSandbox = async (
       keys: sandbox.keys
         .list()
         .filter((k) => k.source === 'runtime')
-        .map(({ key, plan, limits }) => ({ key, plan, ...limits })),
+        .map(({ key, plan, limits }) => ({ key, plan, ...(plan === 'enterprise' ? limits : {}) })),
       revoked: baseKeys.filter((k) => !present.has(k)),
     }
     storage.setItem(key, JSON.stringify(state))
@@ -104,9 +105,7 @@ export const persistSandbox = async (
   if (kept !== undefined) {
     try {
       await sandbox.db.pets.load(kept.pets)
-      for (const { key: text, plan, perMinute, perDay } of kept.keys) {
-        sandbox.keys.create({ key: text, plan, perMinute, perDay })
-      }
+      for (const { key: text, ...plan } of kept.keys) sandbox.keys.create({ key: text, ...plan })
       for (const text of kept.revoked) sandbox.keys.revoke(text)
       sandbox.scenario.set(kept.scenario)
     } catch (error) {

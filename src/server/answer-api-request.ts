@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LIMITS } from '../contract/limits.js'
 import type { SandboxResponse } from '../core/types.js'
-import type { Sandbox } from '../sandbox/create-sandbox.js'
+import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { buildSandboxRequest, requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { type BodyReadResult, readRequestBody } from './read-request-body.js'
 import { type HeldAnswers, writeSandboxResponse } from './write-sandbox-response.js'
 
 /** What answering an API request needs from its server (or middleware). */
 export interface ApiAnswerContext {
-  sandbox: Sandbox
+  sandbox: SandboxCore
   held: HeldAnswers
   /** Host used when a request's Host header is missing or malformed. */
   fallbackHost: string

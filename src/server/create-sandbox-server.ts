@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { ApiError } from '../core/api-error.js'
-import { createSandbox, type Sandbox } from '../sandbox/create-sandbox.js'
+import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { resolveOptions } from '../sandbox/resolve-options.js'
 import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js'
 import { answerWithMswHandlers } from './answer-with-msw-handlers.js'
@@ -18,7 +18,7 @@ import { createHeldAnswers, writeNow } from './write-sandbox-response.js'
 /** A standalone sandbox server on node:http. */
 export interface SandboxServer {
   /** The sandbox behind the server; its `reset()` also rewrites the data file. */
-  readonly sandbox: Sandbox
+  readonly sandbox: SandboxCore
   readonly server: Server
   /** Loads the data file and the OpenAPI document, then listens. Port 0 picks a free port. */
   listen(port?: number, host?: string): Promise<{ url: string; port: number; host: string }>
@@ -53,7 +53,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     ...sandboxOptions
   } = options
   const basePath = resolveOptions(sandboxOptions).settings.basePath
-  const sandbox = createSandbox(sandboxOptions)
+  const sandbox = createSandboxCore(sandboxOptions)
   const held = createHeldAnswers(options.maxHoldMs ?? 30_000)
   const applyCors = options.cors === false ? () => false : createCorsHandler(options.cors)
   let data: AttachedDataFile | undefined

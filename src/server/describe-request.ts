@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parseAuthorization } from '../auth/parse-authorization.js'
-import type { Sandbox } from '../sandbox/create-sandbox.js'
+import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
 import type { RequestLogEntry } from './format-log-line.js'
 
 const queryFlag = (search: string, name: string): string | undefined => {
@@ -22,7 +22,7 @@ const queryFlag = (search: string, name: string): string | undefined => {
 export const describeRequest = (input: {
   req: IncomingMessage
   res: ServerResponse
-  sandbox: Sandbox
+  sandbox: SandboxCore
   basePath: string
   ms: number
 }): RequestLogEntry => {

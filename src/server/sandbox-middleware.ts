@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { Sandbox } from '../sandbox/create-sandbox.js'
+import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { DEFAULT_BASE_PATH } from '../sandbox/sandbox-options.js'
 import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js'
 import { createHeldAnswers } from './write-sandbox-response.js'
@@ -44,7 +44,7 @@ const parsedBody = (req: IncomingMessage): Uint8Array | undefined => {
  * app.listen(3000)
  */
 export const sandboxMiddleware = (
-  sandbox: Sandbox,
+  sandbox: SandboxCore,
   options: SandboxMiddlewareOptions = {},
 ): SandboxMiddleware => {
   const basePath = options.basePath ?? DEFAULT_BASE_PATH

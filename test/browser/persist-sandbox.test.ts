@@ -22,6 +22,7 @@ describe('persistSandbox', () => {
     await persistSandbox(first, { storage })
     await first.db.pets.create(NEW_PET)
     first.keys.create({ plan: 'pro', key: 'my-pro-key' })
+    first.keys.create({ plan: 'enterprise', key: 'big-co', perMinute: 7, perDay: 70 })
     first.keys.revoke('sandbox-free')
     first.scenario.set('empty')
 
@@ -29,7 +30,9 @@ describe('persistSandbox', () => {
     await persistSandbox(second, { storage })
     expect(second.db.pets.get(26)).toEqual({ id: 26, ...NEW_PET })
     expect(second.db.pets.count).toBe(26)
-    expect(second.keys.list().map((k) => k.key)).toContain('my-pro-key')
+    const keys = new Map(second.keys.list().map((k) => [k.key, k]))
+    expect(keys.get('my-pro-key')).toMatchObject({ plan: 'pro', source: 'runtime' })
+    expect(keys.get('big-co')?.limits).toEqual({ perMinute: 7, perDay: 70 })
     expect(second.keys.list().map((k) => k.key)).not.toContain('sandbox-free')
     expect(second.scenario.get()).toBe('empty')
     // Ids are never reused, even after a reload.

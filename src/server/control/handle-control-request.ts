@@ -4,7 +4,7 @@ import { KeyOptionError } from '../../auth/key-registry.js'
 import { isPlanName, PLAN_NAMES } from '../../contract/plans.js'
 import { ApiError, jsonResponse } from '../../core/api-error.js'
 import type { SandboxResponse } from '../../core/types.js'
-import type { Sandbox } from '../../sandbox/create-sandbox.js'
+import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { checkControlAccess } from './check-control-access.js'
 import { readControlBody } from './read-control-body.js'
@@ -15,7 +15,7 @@ export const CONTROL_PREFIX = '/__sandbox'
 
 /** What the control API steers. */
 export interface ControlContext {
-  sandbox: Sandbox
+  sandbox: SandboxCore
   /** The server's reset: the sandbox's, plus the data file. */
   reset(): Promise<void>
   adminToken: string | undefined
@@ -32,11 +32,11 @@ type Handler = (
 ) => Promise<SandboxResponse>
 
 const noContent = (): SandboxResponse => ({ status: 204, headers: {}, body: null })
-const clockBody = (sandbox: Sandbox) => ({
+const clockBody = (sandbox: SandboxCore) => ({
   now: new Date(sandbox.clock.now()).toISOString(),
   frozen: sandbox.clock.frozen,
 })
-const scenarioBody = (sandbox: Sandbox) => {
+const scenarioBody = (sandbox: SandboxCore) => {
   const name = sandbox.scenario.get()
   const all = sandbox.scenario.list()
   return { name, description: all.find((s) => s.name === name)?.description ?? '', scenarios: all }

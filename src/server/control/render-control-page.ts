@@ -1,4 +1,4 @@
-import type { Sandbox } from '../../sandbox/create-sandbox.js'
+import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -37,7 +37,7 @@ document.querySelector('#reset')?.addEventListener('click', async () => {
  * @example
  * const html = renderControlPage(sandbox, { apiBase: 'http://127.0.0.1:4010/v1' })
  */
-export const renderControlPage = (sandbox: Sandbox, input: { apiBase: string }): string => {
+export const renderControlPage = (sandbox: SandboxCore, input: { apiBase: string }): string => {
   const current = sandbox.scenario.get()
   const keys = sandbox.keys
     .list()

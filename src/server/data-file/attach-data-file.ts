@@ -1,4 +1,4 @@
-import type { Sandbox } from '../../sandbox/create-sandbox.js'
+import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { createDataFileWriter } from './create-data-file-writer.js'
 import { DataFileError, readDataFile } from './read-data-file.js'
 
@@ -20,7 +20,10 @@ export interface AttachedDataFile {
  * @example
  * const data = await attachDataFile(sandbox, './pets.json')
  */
-export const attachDataFile = async (sandbox: Sandbox, path: string): Promise<AttachedDataFile> => {
+export const attachDataFile = async (
+  sandbox: SandboxCore,
+  path: string,
+): Promise<AttachedDataFile> => {
   const snapshot = await readDataFile(path)
   await sandbox.ready
   if (snapshot !== undefined) await sandbox.db.pets.load(snapshot)
