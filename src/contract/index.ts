@@ -1,3 +1,4 @@
+export * from './cors.js'
 export * from './error-body.js'
 export * from './error-codes.js'
 export * from './limits.js'

@@ -1,20 +1,8 @@
-/** The response headers a page on another origin may read (contract §11). */
-export const EXPOSED_HEADERS = [
-  'X-RateLimit-Limit',
-  'X-RateLimit-Remaining',
-  'X-RateLimit-Reset',
-  'Retry-After',
-  'Link',
-  'X-Total-Count',
-  'Deprecation',
-  'Sunset',
-  'Location',
-  'WWW-Authenticate',
-  'Allow',
-].join(', ')
+import { CORS_POLICY } from '../contract/cors.js'
 
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Sandbox-Scenario'
-const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS'
+const EXPOSED_HEADERS = CORS_POLICY.exposedHeaders.join(', ')
+const ALLOWED_HEADERS = CORS_POLICY.allowedHeaders.join(', ')
+const ALLOWED_METHODS = [...CORS_POLICY.methods, 'OPTIONS'].join(', ')
 
 /**
  * The CORS headers a cross-origin request needs, as the standalone server
@@ -40,7 +28,7 @@ export const crossOriginHeaders = (input: {
       ? {
           'Access-Control-Allow-Methods': ALLOWED_METHODS,
           'Access-Control-Allow-Headers': ALLOWED_HEADERS,
-          'Access-Control-Max-Age': '600',
+          'Access-Control-Max-Age': String(CORS_POLICY.maxAgeSeconds),
         }
       : {}),
   }

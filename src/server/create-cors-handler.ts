@@ -1,24 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import cors, { type CorsOptions } from 'cors'
+import { CORS_POLICY } from '../contract/cors.js'
 
 /** Contract §11: any origin; the headers a client sends and the ones it must read. */
 export const DEFAULT_CORS_OPTIONS: CorsOptions = {
   origin: '*',
-  methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-  allowedHeaders: ['Authorization', 'Content-Type', 'X-Sandbox-Scenario'],
-  exposedHeaders: [
-    'X-RateLimit-Limit',
-    'X-RateLimit-Remaining',
-    'X-RateLimit-Reset',
-    'Retry-After',
-    'Link',
-    'X-Total-Count',
-    'Deprecation',
-    'Sunset',
-    'Location',
-    'WWW-Authenticate',
-  ],
-  maxAge: 600,
+  methods: [...CORS_POLICY.methods],
+  allowedHeaders: [...CORS_POLICY.allowedHeaders],
+  exposedHeaders: [...CORS_POLICY.exposedHeaders],
+  maxAge: CORS_POLICY.maxAgeSeconds,
 }
 
 /**

@@ -1,23 +1,7 @@
 import { createApiClient } from './create-api-client.js'
 import { mountApp } from './mount-app.js'
 import { readAppConfig } from './read-app-config.js'
-
-// The built-in scenarios (contract §8), for the picker when a server answers.
-const BUILT_IN_SCENARIOS = [
-  'default',
-  'empty',
-  'paginated',
-  'rate-limited',
-  'banned',
-  'unauthorized',
-  'server-error',
-  'unavailable',
-  'slow',
-  'timeout',
-  'network-error',
-  'sunset',
-  'flaky',
-]
+import { BUILT_IN_SCENARIOS } from './scenario-names.js'
 
 const config = readAppConfig(new URL(window.location.href))
 let scenarioSelect: HTMLSelectElement | null = null

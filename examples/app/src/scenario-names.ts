@@ -1,0 +1,21 @@
+/**
+ * The sandbox's built-in scenarios (contract §8), for the picker. The app
+ * keeps its own list, as a client of a remote server would, instead of
+ * bundling the sandbox; test/unit/example-app-scenarios.test.ts keeps it in
+ * step with the registry.
+ */
+export const BUILT_IN_SCENARIOS = [
+  'default',
+  'empty',
+  'paginated',
+  'rate-limited',
+  'banned',
+  'unauthorized',
+  'server-error',
+  'unavailable',
+  'slow',
+  'timeout',
+  'network-error',
+  'sunset',
+  'flaky',
+] as const
