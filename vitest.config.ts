@@ -25,5 +25,6 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 20_000,
+    reporters: ['default', './test/support/summary-reporter.ts'],
   },
 })

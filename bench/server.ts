@@ -95,9 +95,13 @@ const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(8)
 const startCli = (args: string[]): Promise<{ ms: number; rssKb: number }> =>
   new Promise((resolve, reject) => {
     const started = performance.now()
-    const child = spawn(process.execPath, ['dist/cli/bin.js', '--port', '0', '--quiet', ...args], {
-      cwd: ROOT,
-    })
+    const child = spawn(
+      process.execPath,
+      ['dist/cli/petstore-sandbox.js', '--port', '0', '--quiet', ...args],
+      {
+        cwd: ROOT,
+      },
+    )
     let out = ''
     child.stdout.on('data', async (c: Buffer) => {
       out += c.toString()
@@ -162,7 +166,7 @@ export async function run(): Promise<void> {
   )
   await big.close()
 
-  if (!existsSync(`${ROOT}dist/cli/bin.js`)) {
+  if (!existsSync(`${ROOT}dist/cli/petstore-sandbox.js`)) {
     console.log('\nstart-up and RSS skipped: build first (npm run build)')
     return
   }

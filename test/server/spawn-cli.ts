@@ -15,15 +15,25 @@ export interface CliRun {
 /** Every child started here, so afterAll can kill what a failed test left running. */
 const children = new Set<ChildProcess>()
 
+/** How to start the CLI: its TypeScript source, or the bundle `npm run build` makes (what `bin` and `npm start` run). */
+const ENTRIES = {
+  source: ['--import', 'tsx', 'src/cli/bin.ts'],
+  bundle: ['dist/cli/petstore-sandbox.js'],
+} as const
+
 /**
- * Runs the CLI from its TypeScript source (`node --import tsx src/cli/bin.ts`).
+ * Runs the CLI, by default from its TypeScript source (`node --import tsx src/cli/bin.ts`).
  *
  * @example
  * const run = spawnCli(['--port', '0'])
  * const url = await serverUrl(run)
  */
-export const spawnCli = (args: readonly string[], env: Record<string, string> = {}): CliRun => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
+export const spawnCli = (
+  args: readonly string[],
+  env: Record<string, string> = {},
+  entry: keyof typeof ENTRIES = 'source',
+): CliRun => {
+  const child = spawn(process.execPath, [...ENTRIES[entry], ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
