@@ -23,7 +23,7 @@ const BUCKETS = 100_000
 const NOON = Date.parse('2030-01-01T12:00:00Z')
 
 /** A limiter that counts nothing and admits everything, with fixed headers. */
-const createNoopLimiter = (): RateLimiter => {
+export const createNoopLimiter = (): RateLimiter => {
   const headers = {
     'X-RateLimit-Limit': '1000000000',
     'X-RateLimit-Remaining': '999999999',

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { encodeCursor } from '../src/handlers/cursor.js'
 import { createSandboxServer } from '../src/server/index.js'
+import { createNoopLimiter } from './rate-limit.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CONNECTIONS = 16
@@ -146,6 +147,22 @@ export async function run(): Promise<void> {
       `${c.name.padEnd(24)} ${fmt(own.rps)} ${fmt(own.p99, 1)} ${fmt(bareLoad.rps)} ${fmt(bareLoad.p99, 1)} ${fmt(own.rps / bareLoad.rps, 2)}${own.errors > 0 ? ` (${own.errors} errors)` : ''}  (target >= 0.25)`,
     )
   }
+  // The limiter over HTTP: the same server with a no-op limiter, rounds interleaved so load
+  // drifts hit both alike; the spread between rounds of one server is the noise.
+  const unlimited = createSandboxServer({ limiter: createNoopLimiter() })
+  const unlimitedOrigin = (await unlimited.listen(0, '127.0.0.1')).url
+  const withLimiter: number[] = []
+  const withoutLimiter: number[] = []
+  for (let round = 0; round < 3; round++) {
+    withLimiter.push((await load(`${origin}/v1/pets?limit=20`, 'GET', '')).rps)
+    withoutLimiter.push((await load(`${unlimitedOrigin}/v1/pets?limit=20`, 'GET', '')).rps)
+  }
+  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
+  const spread = (xs: number[]): number => (Math.max(...xs) - Math.min(...xs)) / mean(xs)
+  console.log(
+    `\nlimiter over HTTP (GET, 3 interleaved rounds): with ${fmt(mean(withLimiter))} req/s, without ${fmt(mean(withoutLimiter))} req/s, ratio ${(mean(withLimiter) / mean(withoutLimiter)).toFixed(3)}; spread between rounds of one server ${(spread(withoutLimiter) * 100).toFixed(1)}% / ${(spread(withLimiter) * 100).toFixed(1)}%`,
+  )
+  await unlimited.close()
   bare.server.close()
   await app.close()
 
