@@ -73,9 +73,12 @@ const ownPath = (state: PipelineState, url: URL): string | undefined => {
 }
 
 /**
- * The contract, once: authentication, rate limit, routing, scenario, input
- * validation and the operation, in that order. Returns null for a request
- * outside the API's base path, so the runtime can pass it on.
+ * The contract, once, in this order: authentication and the rate limit (an
+ * exhausted anonymous bucket answers 429 before the 401, decision 0004), the
+ * scenario's name, routing (404, 405), the scenario's hooks, then input
+ * validation and the operation. Every answer gets the route's and the
+ * rate-limit headers and a journal entry. Returns null for a request outside
+ * the API's base path, so the runtime can pass it on.
  */
 export const handleRequest = async (
   state: PipelineState,
