@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
 import { installSandbox, type PlaywrightSandbox } from '../../src/runtimes/playwright.js'
 import type { ConformanceTarget } from '../conformance/target.js'
+import { localControls } from '../support/local-controls.js'
 import { sendFromPage } from './support/send-from-page.js'
 
 /** The API's origin in these tests; nothing listens there, the route answers. */
@@ -34,17 +35,7 @@ export const createPlaywrightTarget = async (
     baseUrl,
     sandbox,
     send: (request) => sendFromPage(page, baseUrl, request),
-    controls: {
-      reset: () => sandbox.reset(),
-      setClock: async (time) => sandbox.clock.set(time),
-      advanceClock: async (ms) => sandbox.clock.advance(ms),
-      createKey: async (o) =>
-        sandbox.keys.create(o as Parameters<PlaywrightSandbox['keys']['create']>[0]).key,
-      revokeKey: async (key) => {
-        sandbox.keys.revoke(key)
-      },
-      setScenario: async (name) => sandbox.scenario.set(name),
-    },
+    controls: localControls(sandbox),
     capabilities: { clientAddress: false },
   }
 }

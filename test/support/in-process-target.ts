@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/index.js'
 import type { ConformanceTarget, WireResponse } from '../conformance/target.js'
+import { localControls } from './local-controls.js'
 
 const BASE_URL = 'https://api.example.test/v1'
 
@@ -24,17 +25,7 @@ export const createInProcessTarget = (
         body: await response.text(),
       }
     },
-    controls: {
-      reset: () => sandbox.reset(),
-      setClock: async (time) => sandbox.clock.set(time),
-      advanceClock: async (ms) => sandbox.clock.advance(ms),
-      createKey: async (o) =>
-        sandbox.keys.create(o as Parameters<Sandbox['keys']['create']>[0]).key,
-      revokeKey: async (key) => {
-        sandbox.keys.revoke(key)
-      },
-      setScenario: async (name) => sandbox.scenario.set(name),
-    },
+    controls: localControls(sandbox),
     capabilities: { clientAddress: false },
   }
 }
