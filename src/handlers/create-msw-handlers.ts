@@ -1,6 +1,6 @@
-import type { HttpHandler } from 'msw'
-// msw/core/http, not msw: the root entry also loads GraphQL support, which costs start-up time.
-import { http } from 'msw/core/http'
+// The root entry: msw 2 and 3 (the peer range) both export `http` there. The standalone
+// server never loads this file (it uses createSandboxCore), so its start-up pays nothing.
+import { type HttpHandler, http } from 'msw'
 import { LIMITS } from '../contract/limits.js'
 import type { SandboxRequest, SandboxResponse } from '../core/types.js'
 
