@@ -1,0 +1,78 @@
+import { z } from 'zod'
+import { isValidKeyText } from '../auth/parse-authorization.js'
+import { PLAN_NAMES } from '../contract/plans.js'
+
+// The rules of each setting, written once: the flags, the environment and the
+// config file are all checked against these.
+
+const wholeNumber = (min: number, max: number) =>
+  z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(min, { error: `must be from ${min} to ${max}` })
+    .max(max, { error: `must be from ${min} to ${max}` })
+
+const text = z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' })
+
+const limit = z
+  .number({ error: 'must be a number' })
+  .int({ error: 'must be a whole number >= 1' })
+  .min(1, { error: 'must be a whole number >= 1' })
+
+const planName = z.enum(PLAN_NAMES, { error: `must be one of ${PLAN_NAMES.join(', ')}` })
+
+export const keyName = z.string().refine(isValidKeyText, {
+  error: 'a key is 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)',
+})
+
+/** A key's plan, or an enterprise plan with its own limits. */
+export const keyOption = z.union(
+  [
+    planName,
+    z
+      .strictObject({ plan: planName, perMinute: limit.optional(), perDay: limit.optional() })
+      .refine((key) => key.plan === 'enterprise' || (key.perMinute ?? key.perDay) === undefined, {
+        error: 'only enterprise keys take perMinute and perDay',
+      }),
+  ],
+  { error: `must be a plan (${PLAN_NAMES.join(', ')}) or { "plan", "perMinute", "perDay" }` },
+)
+
+export const SETTING_SCHEMAS = {
+  port: wholeNumber(0, 65_535),
+  host: text,
+  seed: wholeNumber(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+  pets: wholeNumber(0, 1_000_000),
+  scenario: text,
+  data: text,
+  adminToken: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9\-._~+/]+=*$/, {
+    error: 'use letters, digits and - . _ ~ + / only (it is sent as a bearer token)',
+  }),
+  basePath: z
+    .string({ error: 'must be a string' })
+    .regex(/^(\/[A-Za-z0-9._~-]+)+\/?$/, { error: 'must be a path such as /v1' }),
+  quiet: z.boolean({ error: 'must be true or false' }),
+  keys: z.record(keyName, keyOption, { error: 'must be an object of key names to plans' }),
+  rateLimit: z.strictObject({
+    banAfter: z.number({ error: 'must be a number' }).optional(),
+    banMinutes: z.number({ error: 'must be a number' }).optional(),
+  }),
+  flaky: z.strictObject({
+    rate: z.number({ error: 'must be a number' }).optional(),
+    seed: z.number({ error: 'must be a number' }).optional(),
+  }),
+  journalSize: wholeNumber(0, 100_000),
+}
+
+/** The first problem zod found, as "field: message" (the field as a dotted path). */
+export const describeIssues = (error: z.ZodError, prefix = ''): string =>
+  error.issues
+    .map((issue) => {
+      if (issue.code === 'unrecognized_keys') {
+        const where = [prefix, ...issue.path.map(String)].filter((p) => p !== '').join('.')
+        return `${issue.keys.map((k) => `"${k}"`).join(', ')} is not a setting${where === '' ? '' : ` of ${where}`}`
+      }
+      const field = [prefix, ...issue.path.map(String)].filter((p) => p !== '').join('.')
+      return field === '' ? issue.message : `${field} ${issue.message}`
+    })
+    .join('; ')
