@@ -47,6 +47,16 @@ export interface PipelineState {
   onError: (error: unknown) => void
 }
 
+/** How `handle` treats a request (issue 15: the user's own handlers). */
+export interface HandleOptions {
+  /**
+   * Resolve null, before authentication, when no API route matches the path
+   * (instead of 404 route_not_found), so the runtime can offer the request to
+   * the user's own handlers first.
+   */
+  passUnknownRoutes?: boolean
+}
+
 const WWW_AUTHENTICATE = 'Bearer realm="petstore"'
 
 // RFC 6750 §3.1: error="invalid_token" only when a bearer token was sent.
@@ -83,6 +93,7 @@ const ownPath = (state: PipelineState, url: URL): string | undefined => {
 export const handleRequest = async (
   state: PipelineState,
   request: SandboxRequest,
+  options: HandleOptions = {},
 ): Promise<SandboxResponse | null> => {
   let url: URL
   try {
@@ -94,6 +105,8 @@ export const handleRequest = async (
   if (path === undefined) return null
 
   const match = matchRoute(path)
+  // Before auth: the contract's routes are the sandbox's, every other path is the user's.
+  if (match === undefined && options.passUnknownRoutes === true) return null
   const routeHeaders = match?.route.headers?.({ url, settings: state.settings }) ?? {}
   let rateLimitHeaders: Record<string, string> = {}
   let scenarioName = state.stickyScenario()

@@ -1,6 +1,10 @@
-import type { TransportFault } from '../core/types.js'
-import { createSandbox, type Sandbox } from '../sandbox/create-sandbox.js'
-import type { SandboxOptions } from '../sandbox/sandbox-options.js'
+import type { RequestHandler } from 'msw'
+import type { SandboxRequest, TransportFault } from '../core/types.js'
+import {
+  type CreateSandboxOptions,
+  createSandbox,
+  type Sandbox,
+} from '../sandbox/create-sandbox.js'
 import { crossOriginHeaders } from './cross-origin-headers.js'
 
 /**
@@ -32,7 +36,7 @@ export interface RouteTarget {
   unroute(url: UrlMatcher, handler?: (route: RouteLike) => Promise<void>): Promise<unknown>
 }
 
-export type PlaywrightSandboxOptions = SandboxOptions
+export type PlaywrightSandboxOptions = CreateSandboxOptions
 
 /** A sandbox answering a Playwright page's (or context's) requests from the test process. */
 export interface PlaywrightSandbox extends Sandbox {
@@ -47,6 +51,40 @@ const ABORT_CODES: Readonly<Record<TransportFault, string>> = {
 }
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+type Fulfilment = Parameters<RouteLike['fulfill']>[0]
+
+/**
+ * Offers a request the sandbox has no route for to the user's own MSW
+ * handlers (msw is loaded only when there are some). Resolves undefined when
+ * none answers, 'failed' for `HttpResponse.error()`.
+ */
+const answerWithOwnHandlers = async (
+  handlers: readonly RequestHandler[],
+  request: SandboxRequest,
+): Promise<Fulfilment | 'failed' | undefined> => {
+  const { getResponse } = await import('msw')
+  const response = await getResponse(
+    [...handlers],
+    new Request(request.url, {
+      method: request.method,
+      headers: Object.entries(request.headers).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined,
+      ),
+      body:
+        request.method === 'GET' || request.method === 'HEAD' || request.body === null
+          ? null
+          : new Uint8Array(request.body),
+    }),
+  )
+  if (response === undefined) return undefined
+  if (response.type === 'error') return 'failed'
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: await response.text(),
+  }
+}
 
 /** The base path of `baseUrl` (default `/v1`) and its origin, when it names one. */
 const matcherFor = (baseUrl: string | undefined): UrlMatcher => {
@@ -65,6 +103,11 @@ const matcherFor = (baseUrl: string | undefined): UrlMatcher => {
  * sandbox, so the test holds the controls. Cross-origin requests get the CORS
  * headers the standalone server would send.
  *
+ * Your own handlers: MSW handlers in the `handlers` option answer paths the
+ * contract does not define (msw is loaded only then); a `page.route()` you
+ * add after `installSandbox` runs first for any path (Playwright runs the
+ * newest route first) and can `route.fallback()` to the sandbox.
+ *
  * @example
  * const sandbox = await installSandbox(page, { baseUrl: 'https://api.example.test/v1' })
  * sandbox.scenario.set('unavailable')
@@ -75,6 +118,7 @@ export const installSandbox = async (
   options: PlaywrightSandboxOptions = {},
 ): Promise<PlaywrightSandbox> => {
   const sandbox = createSandbox(options)
+  const own = options.handlers ?? []
   const matches = matcherFor(options.baseUrl)
 
   const handler = async (route: RouteLike): Promise<void> => {
@@ -93,12 +137,29 @@ export const installSandbox = async (
       return
     }
     const body = request.postDataBuffer()
-    const response = await sandbox.handle({
+    const sandboxRequest = {
       method,
       url,
       headers,
       body: body === null ? null : new Uint8Array(body),
-    })
+    }
+    let response = await sandbox.handle(sandboxRequest, { passUnknownRoutes: own.length > 0 })
+    if (response === null && own.length > 0) {
+      // A path the contract does not define: the user's handlers first, then the sandbox's 404.
+      const mine = await answerWithOwnHandlers(own, sandboxRequest)
+      if (mine === 'failed') {
+        await route.abort('failed')
+        return
+      }
+      if (mine !== undefined) {
+        await route.fulfill({
+          ...mine,
+          headers: { ...mine.headers, ...crossOriginHeaders({ origin, url }) },
+        })
+        return
+      }
+      response = await sandbox.handle(sandboxRequest)
+    }
     if (response === null) {
       await route.fallback()
       return

@@ -1,6 +1,6 @@
 import { type ApiKeyInfo, type CreateKeyOptions, createKeyRegistry } from '../auth/key-registry.js'
 import { createClock, type SandboxClock } from '../core/clock.js'
-import { handleRequest, type PipelineState } from '../core/handle-request.js'
+import { type HandleOptions, handleRequest, type PipelineState } from '../core/handle-request.js'
 import { createJournal, type JournalEntry } from '../core/journal.js'
 import type { SandboxRequest, SandboxResponse } from '../core/types.js'
 import { PetStore } from '../db/pet-store.js'
@@ -26,8 +26,11 @@ export interface SandboxCore {
   readonly origin: string | undefined
   /** Resolves once the seeded pets are in place. Requests wait for it by themselves. */
   readonly ready: Promise<void>
-  /** The core: a plain request in, a plain response out; null when the request is not the API's. */
-  handle(request: SandboxRequest): Promise<SandboxResponse | null>
+  /**
+   * The core: a plain request in, a plain response out; null when the request
+   * is not the API's (and, with `passUnknownRoutes`, when no API route matches its path).
+   */
+  handle(request: SandboxRequest, options?: HandleOptions): Promise<SandboxResponse | null>
   /** Back to the seeded pets, the start scenario, the real clock, fresh quotas and bans, no run-time keys, an empty journal. */
   reset(): Promise<void>
   readonly keys: {
@@ -107,9 +110,12 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
       options.onError ?? ((error) => console.error('[petstore-sandbox] internal error:', error)),
   }
 
-  const handle = async (request: SandboxRequest): Promise<SandboxResponse | null> => {
+  const handle = async (
+    request: SandboxRequest,
+    options?: HandleOptions,
+  ): Promise<SandboxResponse | null> => {
     await ready
-    return handleRequest(state, request)
+    return handleRequest(state, request, options)
   }
 
   return {
