@@ -17,7 +17,7 @@ export const createMswMiddlewareApp = () => {
   // @mswjs/http-middleware is CommonJS, so TypeScript sees msw's CommonJS typings
   // there and its ES-module typings here: the same class, declared twice. The
   // handlers are msw's at run time; only the declarations differ.
-  const handlers = sandbox.handlers as Parameters<typeof createMiddleware>
+  const handlers = sandbox.handlers as unknown as Parameters<typeof createMiddleware>
   app.use(createMiddleware(...handlers))
   app.get('/health', (_req, res) => {
     res.json({ ok: true })
