@@ -4,7 +4,7 @@ import { PLAN_LIMITS } from '../contract/plans.js'
 import type { PetStore } from '../db/pet-store.js'
 import type { OperationSettings } from '../handlers/operation.js'
 import { SANDBOX_QUERY_PARAMS, singleParam } from '../handlers/query.js'
-import { matchRoute } from '../handlers/routes.js'
+import { matchRoute, ROUTES } from '../handlers/routes.js'
 import type { RateLimiter } from '../rate-limit/rate-limiter.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import { runScenario } from '../scenarios/run-scenario.js'
@@ -55,6 +55,8 @@ export interface HandleOptions {
    * the user's own handlers first.
    */
   passUnknownRoutes?: boolean
+  /** Appended to the 404 for the bare base path (`/v1`): the server names its dashboard and OpenAPI document. */
+  basePathHint?: string
 }
 
 const WWW_AUTHENTICATE = 'Bearer realm="petstore"'
@@ -169,8 +171,16 @@ export const handleRequest = async (
     }
 
     // Routing.
-    if (match === undefined)
-      throw new ApiError('route_not_found', `No route matches ${url.pathname}.`)
+    if (match === undefined) {
+      // The bare base path is where people start exploring: name the routes there.
+      const bare = path === '' || path === '/'
+      const base = state.settings.basePath
+      const routes = bare
+        ? ` The API's routes: ${ROUTES.map((route) => `${base}${route.template}`).join(', ')}.`
+        : ''
+      const hint = bare && options.basePathHint !== undefined ? ` ${options.basePathHint}` : ''
+      throw new ApiError('route_not_found', `No route matches ${url.pathname}.${routes}${hint}`)
+    }
     const operation = match.route.methods[request.method]
     if (operation === undefined) {
       const allow = Object.keys(match.route.methods).join(', ')

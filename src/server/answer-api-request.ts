@@ -25,6 +25,8 @@ export interface AnswerOptions {
   body?: Uint8Array | null | undefined
   /** Resolve false, before authentication, for a path no API route matches (the user's handlers come next). */
   passUnknownRoutes?: boolean | undefined
+  /** Appended to the 404 for the bare base path (the server's dashboard and OpenAPI document). */
+  basePathHint?: string | undefined
 }
 
 // The core reads only the length of an oversized body, so one shared buffer
@@ -63,7 +65,10 @@ export const answerApiRequest = async (
   if (gate !== undefined) await gate
   const response = await ctx.sandbox.handle(
     buildSandboxRequest(req, { url, body: tooLarge ? OVERSIZED : read.body }),
-    { passUnknownRoutes: options.passUnknownRoutes === true && !tooLarge },
+    {
+      passUnknownRoutes: options.passUnknownRoutes === true && !tooLarge,
+      ...(options.basePathHint === undefined ? {} : { basePathHint: options.basePathHint }),
+    },
   )
   if (response === null) return false
   if (tooLarge) {

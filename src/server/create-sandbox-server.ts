@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { RequestHandler } from 'msw'
-import { LIMITS } from '../contract/limits.js'
 import { ApiError } from '../core/api-error.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { resolveOptions } from '../sandbox/resolve-options.js'
-import { type ApiAnswerContext, answerApiRequest, OVERSIZED } from './answer-api-request.js'
+import { answerApiOrOwnHandlers } from './answer-api-or-own-handlers.js'
+import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js'
 import { answerWithMswHandlers } from './answer-with-msw-handlers.js'
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-request.js'
@@ -14,7 +13,7 @@ import { createCorsHandler } from './create-cors-handler.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
 import { handleClientError } from './handle-client-error.js'
-import { readRequestBody } from './read-request-body.js'
+import { answerServerIndex, describeLinks, serverLinks } from './server-links.js'
 import type { SandboxServerOptions } from './server-options.js'
 import { createHeldAnswers, writeNow } from './write-sandbox-response.js'
 
@@ -30,32 +29,6 @@ export interface SandboxServer {
 }
 
 const OPENAPI_URL = new URL('../../openapi/petstore-sandbox.openapi.json', import.meta.url)
-
-/**
- * Below the base path with the user's own handlers: the sandbox answers the
- * contract's routes, the user's handlers every other path, and the sandbox
- * what none of them takes (401, 429 or 404 route_not_found, journaled).
- */
-const answerApiOrOwnHandlers = async (input: {
-  api: ApiAnswerContext
-  handlers: readonly RequestHandler[]
-  req: IncomingMessage
-  res: ServerResponse
-  url: string
-}): Promise<boolean> => {
-  const { api, handlers, req, res, url } = input
-  // Read once: the sandbox, then the handlers, then the sandbox again may all need it.
-  const read = await readRequestBody(req, LIMITS.maxBodyBytes)
-  if (read.kind === 'aborted') {
-    req.socket.destroy()
-    return true
-  }
-  if (read.kind === 'too-large') return answerApiRequest(api, req, res, { body: OVERSIZED })
-  const { body } = read
-  if (await answerApiRequest(api, req, res, { body, passUnknownRoutes: true })) return true
-  if (await answerWithMswHandlers(handlers, req, res, url, body)) return true
-  return answerApiRequest(api, req, res, { body })
-}
 
 const isUnder = (path: string, prefix: string): boolean =>
   path.startsWith(prefix) &&
@@ -136,15 +109,23 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
       await handleControlRequest(control, req, res)
       return
     }
-    const url = requestUrl(req, requestOrigin(req, fallbackHost))
+    const origin = requestOrigin(req, fallbackHost)
+    const url = requestUrl(req, origin)
+    const links = serverLinks(origin, basePath)
     if (isUnder(target, basePath)) {
+      const basePathHint = describeLinks(links)
       if (handlers.length === 0 || url === undefined) {
-        if (await answerApiRequest(api, req, res)) return
-      } else if (await answerApiOrOwnHandlers({ api, handlers, req, res, url })) return
+        if (await answerApiRequest(api, req, res, { basePathHint })) return
+      } else if (await answerApiOrOwnHandlers({ api, handlers, req, res, url, basePathHint }))
+        return
     } else if (url !== undefined && handlers.length > 0) {
       if (await answerWithMswHandlers(handlers, req, res, url)) return
     }
     const path = target.split('?')[0] ?? target
+    if (path === '/') {
+      writeNow(res, answerServerIndex(req.method ?? 'GET', links))
+      return
+    }
     writeNow(res, new ApiError('route_not_found', `No route matches ${path}.`).toResponse())
   }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { KeyOptionError } from '../../auth/key-registry.js'
+import { isValidKeyText } from '../../auth/parse-authorization.js'
 import { isPlanName, PLAN_NAMES } from '../../contract/plans.js'
 import { ApiError, jsonResponse } from '../../core/api-error.js'
 import type { SandboxResponse } from '../../core/types.js'
@@ -46,18 +47,36 @@ const ClockBodySchema = z
   .strictObject({
     advanceMs: z.number().finite().optional(),
     now: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+    realTime: z.literal(true, { error: 'must be true (back to real time)' }).optional(),
   })
-  .refine((b) => (b.advanceMs === undefined) !== (b.now === undefined), {
-    message: 'send exactly one of advanceMs and now',
+  .refine((b) => [b.advanceMs, b.now, b.realTime].filter((v) => v !== undefined).length === 1, {
+    message: 'send exactly one of advanceMs, now and realTime',
   })
 const ScenarioBodySchema = z.object({ name: z.string().min(1) })
 const limit = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional()
-const KeyBodySchema = z.object({
-  plan: z.string(),
-  key: z.string().optional(),
-  perMinute: limit,
-  perDay: limit,
-})
+const KeyBodySchema = z
+  .object({
+    plan: z.string(),
+    key: z
+      .string()
+      .refine(isValidKeyText, {
+        error: 'must be 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)',
+      })
+      .optional(),
+    perMinute: limit,
+    perDay: limit,
+  })
+  .superRefine((body, ctx) => {
+    // Custom limits are the enterprise plan's; an unknown plan is answered as unknown_plan later.
+    if (!isPlanName(body.plan) || body.plan === 'enterprise') return
+    for (const field of ['perMinute', 'perDay'] as const)
+      if (body[field] !== undefined)
+        ctx.addIssue({
+          code: 'custom',
+          path: [field],
+          message: `is for enterprise keys only; the ${body.plan} plan's limits are fixed`,
+        })
+  })
 
 /** The routes below /__sandbox: path → method → handler. `*` is one path segment. */
 const ROUTES: Record<string, Record<string, Handler>> = {
@@ -114,6 +133,7 @@ const ROUTES: Record<string, Record<string, Handler>> = {
       const body = await readControlBody(req, ClockBodySchema)
       if (body.advanceMs !== undefined) ctx.sandbox.clock.advance(body.advanceMs)
       if (body.now !== undefined) ctx.sandbox.clock.set(body.now)
+      if (body.realTime === true) ctx.sandbox.clock.useRealTime()
       return jsonResponse(200, clockBody(ctx.sandbox))
     },
   },
@@ -125,6 +145,13 @@ const ROUTES: Record<string, Record<string, Handler>> = {
         throw new ApiError(
           'unknown_plan',
           `Unknown plan "${body.plan}". Use one of ${PLAN_NAMES.join(', ')}.`,
+        )
+      }
+      if (body.key !== undefined && ctx.sandbox.keys.list().some((k) => k.key === body.key)) {
+        throw new ApiError(
+          'key_exists',
+          `An API key "${body.key}" exists already. Revoke it first or choose another key.`,
+          { details: [{ field: 'key', message: 'exists already' }] },
         )
       }
       try {
