@@ -1,31 +1,7 @@
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) from journal
 // entries. Pure and runtime-free: the browser sandbox exports HAR too.
-
-/** The body of a journaled request or response (capped and redacted by the journal). */
-export interface HarSourceBody {
-  headers: Record<string, string>
-  body: string | null
-  bodyTruncated: boolean
-}
-
-/** What `toHAR` reads of a journal entry: the journal's own shape. */
-export interface HarSourceEntry {
-  seq: number
-  /** ISO time by the sandbox clock, when the request arrived. */
-  time: string
-  session: string
-  method: string
-  /** Absolute URL, secrets redacted. */
-  url: string
-  /** null: no response, the connection was failed. */
-  status: number | null
-  fault: 'network-error' | 'timeout' | undefined
-  scenario: string
-  plan: string | undefined
-  durationMs: number
-  request: HarSourceBody
-  response: HarSourceBody | null
-}
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../contract/package-info.js'
+import type { JournalEntry } from './journal.js'
 
 export interface HarNameValue {
   name: string
@@ -91,8 +67,8 @@ export interface Har {
 }
 
 export interface ToHarOptions {
-  /** The tool that made the archive: `{ name: 'petstore-sandbox', version: '1.0.0' }`. */
-  creator: { name: string; version: string }
+  /** The tool that made the archive (default petstore-sandbox and its version). */
+  creator?: { name: string; version: string }
 }
 
 // The reasons of the statuses the sandbox answers with (HAR wants a statusText).
@@ -138,7 +114,7 @@ const toQueryString = (url: string): HarNameValue[] => {
   }
 }
 
-const toRequest = (entry: HarSourceEntry): HarEntry['request'] => {
+const toRequest = (entry: JournalEntry): HarEntry['request'] => {
   const { headers, body, bodyTruncated } = entry.request
   const request: HarEntry['request'] = {
     method: entry.method,
@@ -160,7 +136,7 @@ const toRequest = (entry: HarSourceEntry): HarEntry['request'] => {
   return request
 }
 
-const toResponse = (entry: HarSourceEntry): HarEntry['response'] => {
+const toResponse = (entry: JournalEntry): HarEntry['response'] => {
   const response = entry.response
   if (entry.status === null || response === null) {
     // No response: what browsers record for a failed connection.
@@ -206,16 +182,20 @@ const toResponse = (entry: HarSourceEntry): HarEntry['response'] => {
  * is in `_sandbox`.
  *
  * @example
- * const har = toHAR(sandbox.journal.list(), { creator: { name: 'petstore-sandbox', version: '0.1.0' } })
+ * const har = toHAR(sandbox.journal.list())
  * writeFileSync('session.har', JSON.stringify(har, null, 2))
  */
-export const toHAR = (entries: readonly HarSourceEntry[], options: ToHarOptions): Har => ({
+export const toHAR = (entries: readonly JournalEntry[], options: ToHarOptions = {}): Har => ({
   log: {
     version: '1.2',
-    creator: { name: options.creator.name, version: options.creator.version },
+    creator: {
+      name: options.creator?.name ?? PACKAGE_NAME,
+      version: options.creator?.version ?? PACKAGE_VERSION,
+    },
     entries: entries.map((entry) => ({
       startedDateTime: entry.time,
-      time: entry.durationMs,
+      // A scenario's delay is time the client waited too.
+      time: entry.durationMs + entry.delayMs,
       request: toRequest(entry),
       response: toResponse(entry),
       cache: {},
@@ -224,7 +204,7 @@ export const toHAR = (entries: readonly HarSourceEntry[], options: ToHarOptions)
         dns: -1,
         connect: -1,
         send: 0,
-        wait: entry.durationMs,
+        wait: entry.durationMs + entry.delayMs,
         receive: 0,
         ssl: -1,
       },

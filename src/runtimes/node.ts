@@ -3,7 +3,7 @@ import {
   type CreateSandboxOptions,
   createSandbox,
   type Sandbox,
-} from '../sandbox/create-sandbox.js'
+} from '../handlers/create-sandbox.js'
 
 export interface NodeSandboxOptions extends CreateSandboxOptions {
   /** What MSW does with requests no handler answers (default `error`: a test must not reach the network by accident). */
@@ -20,7 +20,8 @@ export interface NodeSandbox extends Sandbox {
 }
 
 /**
- * The sandbox for a Node test runner, in three lines.
+ * The sandbox for a Node test runner, in three lines. Resetting the default
+ * session also drops handlers a test added with `server.use()`.
  *
  * @example
  * const sandbox = setupSandbox()
@@ -32,16 +33,13 @@ export const setupSandbox = (options: NodeSandboxOptions = {}): NodeSandbox => {
   const { onUnhandledRequest = 'error', ...sandboxOptions } = options
   const sandbox = createSandbox(sandboxOptions)
   const server = setupServer(...sandbox.handlers)
-  const resetSandbox = sandbox.reset
+  sandbox.events.on('reset', ({ session }) => {
+    if (session === 'default') server.resetHandlers()
+  })
   return Object.assign(sandbox, {
     server,
     listen: () => server.listen({ onUnhandledRequest }),
     close: () => server.close(),
-    // Also drops handlers a test added with server.use().
-    reset: async () => {
-      server.resetHandlers()
-      await resetSandbox()
-    },
   })
 }
 

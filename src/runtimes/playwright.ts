@@ -1,10 +1,8 @@
 import type { RequestHandler } from 'msw'
-import type { SandboxRequest, TransportFault } from '../core/types.js'
-import {
-  type CreateSandboxOptions,
-  createSandbox,
-  type Sandbox,
-} from '../sandbox/create-sandbox.js'
+import type { SandboxRequest, TransportFault } from '../http/types.js'
+import { belowBasePath } from '../pipeline/locate.js'
+import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
+import type { SandboxOptions } from '../sandbox/sandbox-options.js'
 import { crossOriginHeaders } from './cross-origin-headers.js'
 
 /**
@@ -36,10 +34,16 @@ export interface RouteTarget {
   unroute(url: UrlMatcher, handler?: (route: RouteLike) => Promise<void>): Promise<unknown>
 }
 
-export type PlaywrightSandboxOptions = CreateSandboxOptions
+export interface PlaywrightSandboxOptions extends SandboxOptions {
+  /**
+   * Your own MSW handlers, for paths under the base path that the contract
+   * does not define (msw is loaded only when you pass some).
+   */
+  handlers?: readonly RequestHandler[]
+}
 
 /** A sandbox answering a Playwright page's (or context's) requests from the test process. */
-export interface PlaywrightSandbox extends Sandbox {
+export interface PlaywrightSandbox extends SandboxCore {
   /** Stops routing; the page's requests go to the network again. */
   uninstall(): Promise<void>
 }
@@ -86,16 +90,6 @@ const answerWithOwnHandlers = async (
   }
 }
 
-/** The base path of `baseUrl` (default `/v1`) and its origin, when it names one. */
-const matcherFor = (baseUrl: string | undefined): UrlMatcher => {
-  const absolute = baseUrl !== undefined && !baseUrl.startsWith('/')
-  const url = new URL(baseUrl ?? '/v1', 'http://any.invalid')
-  const base = url.pathname.replace(/\/+$/, '')
-  return (candidate) =>
-    (!absolute || candidate.origin === url.origin) &&
-    (candidate.pathname === base || candidate.pathname.startsWith(`${base}/`))
-}
-
 /**
  * Gives a Playwright page (or a whole browser context) the sandbox at the
  * network layer, without a service worker: requests to the API are routed
@@ -117,9 +111,13 @@ export const installSandbox = async (
   target: RouteTarget,
   options: PlaywrightSandboxOptions = {},
 ): Promise<PlaywrightSandbox> => {
-  const sandbox = createSandbox(options)
-  const own = options.handlers ?? []
-  const matches = matcherFor(options.baseUrl)
+  const { handlers: own = [], ...coreOptions } = Object(options) as PlaywrightSandboxOptions
+  const sandbox = createSandboxCore(
+    typeof options === 'object' && options !== null ? coreOptions : options,
+  )
+  const matches: UrlMatcher = (candidate) =>
+    (sandbox.origin === undefined || candidate.origin === sandbox.origin) &&
+    belowBasePath(candidate.pathname, sandbox.basePath) !== undefined
 
   const handler = async (route: RouteLike): Promise<void> => {
     const request = route.request()
@@ -184,4 +182,4 @@ export const installSandbox = async (
   })
 }
 
-export * from '../index.js'
+export * from '../core-api.js'

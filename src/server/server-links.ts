@@ -1,5 +1,6 @@
-import { ApiError, jsonResponse } from '../core/api-error.js'
-import type { SandboxResponse } from '../core/types.js'
+import { methodNotAllowed } from '../http/errors.js'
+import { jsonResponse } from '../http/json-response.js'
+import type { SandboxResponse } from '../http/types.js'
 import { CONTROL_PREFIX } from './control/handle-control-request.js'
 
 /** Where things live on a running server, as absolute URLs. */
@@ -34,13 +35,7 @@ export const describeLinks = (links: ServerLinks): string =>
  */
 export const answerServerIndex = (method: string, links: ServerLinks): SandboxResponse => {
   if (method !== 'GET' && method !== 'HEAD')
-    return new ApiError(
-      'method_not_allowed',
-      `${method} is not allowed on /. Allowed: GET, HEAD.`,
-      {
-        headers: { Allow: 'GET, HEAD' },
-      },
-    ).toResponse()
+    return methodNotAllowed(method, '/', ['GET', 'HEAD']).toResponse()
   return jsonResponse(200, {
     name: 'petstore-sandbox',
     message: `The Pet Store API sandbox. The API is at ${links.api} (send "Authorization: Bearer sandbox-free").`,

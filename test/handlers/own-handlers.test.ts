@@ -79,7 +79,7 @@ describe('setupSandbox({ handlers })', () => {
     await fetch(`${API}/categories`, { headers: FREE })
     await fetch(`${API}/owners`, { headers: FREE })
     expect(sandbox.journal.list().map((entry) => [entry.url, entry.status])).toEqual([
-      ['/v1/owners', 404],
+      [`${API}/owners`, 404],
     ])
   })
 })
