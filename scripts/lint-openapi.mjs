@@ -1,20 +1,15 @@
-// Lints the OpenAPI document with Redocly's CLI (recommended rules, offline),
-// without its boxed notices: on Node 20 it prints a deprecation banner on
-// every run, which buried the test command's output. Everything else Redocly
-// prints, and its exit code, pass through unchanged.
+// Runs a Redocly CLI command (`npm run lint:openapi`: `redocly lint …`, the
+// recommended rules, offline) without its boxed notices: on Node 20 it prints
+// a deprecation banner on every run, which buried the test command's output.
+// Everything else Redocly prints, and its exit code, pass through unchanged.
+// Usage: node scripts/lint-openapi.mjs redocly lint FILE (npm puts `redocly` on PATH).
 import { spawn } from 'node:child_process'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
 
-const cliPackage = createRequire(import.meta.url).resolve('@redocly/cli/package.json')
-const child = spawn(
-  process.execPath,
-  [join(dirname(cliPackage), 'bin/cli.js'), 'lint', 'openapi/petstore-sandbox.openapi.json'],
-  {
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    stdio: ['ignore', 'inherit', 'pipe'],
-  },
-)
+const [command = 'redocly', ...args] = process.argv.slice(2)
+const child = spawn(command, args, {
+  env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+  stdio: ['ignore', 'inherit', 'pipe'],
+})
 
 let pending = ''
 let inBox = false
