@@ -62,6 +62,8 @@ try {
     rateLimit: settings.rateLimit,
     flaky: settings.flaky,
     journalSize: settings.journalSize,
+    sessionTtlMs: settings.sessionTtlMs,
+    maxSessions: settings.maxSessions,
     dataFile,
     adminToken,
     baseUrl: basePath,

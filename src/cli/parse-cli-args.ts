@@ -3,7 +3,7 @@ import type { z } from 'zod'
 import type { KeyOption } from '../auth/key-registry.js'
 import { KeyFlagError, parseKeyFlag } from './parse-key-flag.js'
 import type { ServeInput } from './serve-settings.js'
-import { SETTING_SCHEMAS } from './setting-schemas.js'
+import { parseDuration, SETTING_SCHEMAS } from './setting-schemas.js'
 
 /** What the command line asks for. */
 export type CliCommand =
@@ -33,6 +33,8 @@ const OPTIONS = {
   data: { type: 'string' },
   'admin-token': { type: 'string' },
   'base-path': { type: 'string' },
+  'session-ttl': { type: 'string' },
+  'max-sessions': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -92,6 +94,9 @@ const readText = (source: Sourced | undefined, schema: z.ZodType<string>) => {
     throw new CliUsageError(`Failed to read ${source.label}: the value is empty.`)
   return check(schema, source.text, source)
 }
+
+const readDuration = (source: Sourced | undefined, schema: z.ZodType<number>) =>
+  source === undefined ? undefined : check(schema, parseDuration(source.text), source)
 
 const readBoolean = (flagSet: boolean, env: Env, name: string): boolean | undefined => {
   if (flagSet) return true
@@ -187,6 +192,8 @@ export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand
     dataFile: readText(pick('data', values.data, env), s.data),
     adminToken: readText(pick('admin-token', values['admin-token'], env), s.adminToken),
     basePath: readText(pick('base-path', values['base-path'], env), s.basePath),
+    sessionTtlMs: readDuration(pick('session-ttl', values['session-ttl'], env), s.sessionTtlMs),
+    maxSessions: readInteger(pick('max-sessions', values['max-sessions'], env), s.maxSessions),
     quiet: readBoolean(values.quiet === true, env, envNameOf('quiet')),
     keys: readKeys(values.key, env),
   }

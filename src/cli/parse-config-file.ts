@@ -20,6 +20,8 @@ export const CONFIG_FILE_SCHEMA = z.strictObject({
   adminToken: s.adminToken.optional(),
   basePath: s.basePath.optional(),
   quiet: s.quiet.optional(),
+  sessionTtl: s.sessionTtl.optional(),
+  maxSessions: s.maxSessions.optional(),
   rateLimit: s.rateLimit.optional(),
   flaky: s.flaky.optional(),
   journalSize: s.journalSize.optional(),
@@ -43,8 +45,9 @@ export const parseConfigFile = (value: unknown, file: string): ServeInput => {
       `Failed to read the config file ${file}: ${describeIssues(result.error)}. Settings: ${known}.`,
     )
   }
-  const { $schema: _, data, ...settings } = result.data
+  const { $schema: _, data, sessionTtl, ...settings } = result.data
   const input: ServeInput = { ...settings }
   if (data !== undefined) input.dataFile = resolve(dirname(file), data)
+  if (sessionTtl !== undefined) input.sessionTtlMs = sessionTtl
   return input
 }

@@ -10,6 +10,9 @@ export interface ServeSettings {
   dataFile: string | undefined
   adminToken: string | undefined
   basePath: string | undefined
+  /** Idle time before a session is dropped, in ms. */
+  sessionTtlMs: number | undefined
+  maxSessions: number | undefined
   quiet: boolean
   /** Keys next to the demo keys, by name. */
   keys: Record<string, KeyOption>
@@ -51,6 +54,8 @@ export const resolveServeSettings = (sources: readonly ServeInput[]): ServeSetti
     dataFile: first('dataFile'),
     adminToken: first('adminToken'),
     basePath: first('basePath'),
+    sessionTtlMs: first('sessionTtlMs'),
+    maxSessions: first('maxSessions'),
     quiet: first('quiet') ?? false,
     keys,
     rateLimit: first('rateLimit'),

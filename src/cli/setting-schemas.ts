@@ -38,6 +38,24 @@ export const keyOption = z.union(
   { error: `must be a plan (${PLAN_NAMES.join(', ')}) or { "plan", "perMinute", "perDay" }` },
 )
 
+const DURATION_UNITS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const
+
+/**
+ * A duration as the CLI writes it: `90` (seconds), `90s`, `30m`, `2h` or
+ * `1500ms`; a number is seconds. NaN when it is none of these.
+ *
+ * @example
+ * parseDuration('30m') // 1_800_000
+ */
+export const parseDuration = (value: string | number): number => {
+  if (typeof value === 'number') return Number.isFinite(value) ? value * 1_000 : Number.NaN
+  const match = /^([0-9]{1,10})(ms|s|m|h)?$/.exec(value.trim())
+  const unit = (match?.[2] ?? 's') as keyof typeof DURATION_UNITS
+  return match === null ? Number.NaN : Number(match[1]) * DURATION_UNITS[unit]
+}
+
+const DURATION_RULE = 'must be a duration from 1s to 720h (write 90, 90s, 30m or 2h)'
+
 export const SETTING_SCHEMAS = {
   port: wholeNumber(0, 65_535),
   host: text,
@@ -62,6 +80,20 @@ export const SETTING_SCHEMAS = {
     seed: z.number({ error: 'must be a number' }).optional(),
   }),
   journalSize: wholeNumber(0, 100_000),
+  /** A session's idle time in ms, once read with `parseDuration`. */
+  sessionTtlMs: z
+    .number()
+    .refine((ms) => Number.isInteger(ms) && ms >= 1_000 && ms <= 30 * 86_400_000, {
+      error: DURATION_RULE,
+    }),
+  /** The config file's `sessionTtl`: a duration string or a number of seconds. */
+  sessionTtl: z
+    .union([z.string(), z.number()], { error: DURATION_RULE })
+    .transform(parseDuration)
+    .refine((ms) => Number.isInteger(ms) && ms >= 1_000 && ms <= 30 * 86_400_000, {
+      error: DURATION_RULE,
+    }),
+  maxSessions: wholeNumber(1, 1_000_000),
 }
 
 /** The first problem zod found, as "field: message" (the field as a dotted path). */

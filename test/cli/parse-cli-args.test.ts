@@ -34,6 +34,33 @@ describe('parseCliArgs', () => {
     expect(settingsOf(['--port', '0'], { PORT: '5000' })).toEqual({ port: 0 })
   })
 
+  it('reads --session-ttl as a duration (seconds by default) and --max-sessions, flag or environment', () => {
+    expect(settingsOf(['--session-ttl', '90'])).toEqual({ sessionTtlMs: 90_000 })
+    expect(settingsOf(['--session-ttl', '30m'])).toEqual({ sessionTtlMs: 1_800_000 })
+    expect(settingsOf(['--session-ttl=2h'])).toEqual({ sessionTtlMs: 7_200_000 })
+    expect(settingsOf(['--session-ttl', '1500ms'])).toEqual({ sessionTtlMs: 1_500 })
+    expect(settingsOf(['--max-sessions', '5'])).toEqual({ maxSessions: 5 })
+    expect(
+      settingsOf([], { PETSTORE_SANDBOX_SESSION_TTL: '5m', PETSTORE_SANDBOX_MAX_SESSIONS: '9' }),
+    ).toEqual({ sessionTtlMs: 300_000, maxSessions: 9 })
+    expect(resolveServeSettings([settingsOf([])])).toMatchObject({
+      sessionTtlMs: undefined,
+      maxSessions: undefined,
+    })
+  })
+
+  it.each([
+    ['--session-ttl', '0'],
+    ['--session-ttl', '999ms'],
+    ['--session-ttl', '1d'],
+    ['--session-ttl', '721h'],
+    ['--max-sessions', '0'],
+    ['--max-sessions', '1.5'],
+  ])('refuses %s %s with a clear message', (flag, value) => {
+    expect(() => parseCliArgs([flag, value], {})).toThrow(CliUsageError)
+    expect(() => parseCliArgs([flag, value], {})).toThrow(new RegExp(`^Failed to read ${flag}`))
+  })
+
   it('reads every flag', () => {
     expect(
       parseCliArgs([
@@ -187,6 +214,8 @@ describe('parseConfigFile', () => {
           rateLimit: { banAfter: 5, banMinutes: 1 },
           flaky: { rate: 0.5, seed: 7 },
           journalSize: 50,
+          sessionTtl: '30m',
+          maxSessions: 10,
         },
         '/teams/shop/sandbox.json',
       ),
@@ -204,6 +233,8 @@ describe('parseConfigFile', () => {
       rateLimit: { banAfter: 5, banMinutes: 1 },
       flaky: { rate: 0.5, seed: 7 },
       journalSize: 50,
+      sessionTtlMs: 1_800_000,
+      maxSessions: 10,
     })
   })
 
@@ -219,6 +250,9 @@ describe('parseConfigFile', () => {
       'keys.big.perDay must be a whole number >= 1',
     ],
     [{ rateLimit: { banafter: 1 } }, '"banafter" is not a setting of rateLimit'],
+    [{ sessionTtl: '1d' }, 'sessionTtl must be a duration from 1s to 720h'],
+    [{ sessionTtl: 0.5 }, 'sessionTtl must be a duration'],
+    [{ maxSessions: 0 }, 'maxSessions must be from 1 to 1000000'],
     [[], 'expected object'],
   ])('refuses %j with a message naming the field (%s)', (value, part) => {
     const message = messageOf(() => parseConfigFile(value, 'team.json'))
