@@ -33,7 +33,7 @@ export interface Answer {
 }
 
 // The bare base path is where people start exploring: its 404 names the routes (issue 15).
-const basePathHint = (ctx: PipelineContext, options: HandleOptions): string => {
+const bareBasePathHint = (ctx: PipelineContext, options: HandleOptions): string => {
   const base = ctx.settings.basePath
   const routes = API_ROUTER.routes().map((r) => `${base}${r.template}`)
   const more = options.basePathHint === undefined ? '' : ` ${options.basePathHint}`
@@ -106,7 +106,7 @@ export const handleRequest = async (
         match,
         request.method,
         url.pathname,
-        path === '' || path === '/' ? basePathHint(ctx, options) : '',
+        path === '' || path === '/' ? bareBasePathHint(ctx, options) : '',
       )
       response = await run(ctx, {
         request,
