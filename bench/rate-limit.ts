@@ -29,7 +29,7 @@ export const createNoopLimiter = (): RateLimiter => {
     'X-RateLimit-Remaining': '999999999',
     'X-RateLimit-Reset': '1893499260',
   }
-  return { take: () => ({ allowed: true, headers }), reset: () => {}, size: 0 }
+  return { take: () => ({ allowed: true, headers }), snapshot: () => [], reset: () => {}, size: 0 }
 }
 
 const median = (values: number[]): number => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LIMITS } from '../contract/limits.js'
-import type { SandboxResponse } from '../core/types.js'
+import type { SandboxRequest, SandboxResponse } from '../core/types.js'
 import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { buildSandboxRequest, requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { type BodyReadResult, readRequestBody } from './read-request-body.js'
@@ -14,8 +14,8 @@ export interface ApiAnswerContext {
   fallbackHost: string
   /** While the sandbox resets, a promise that new requests wait for. */
   gate(): Promise<void> | undefined
-  /** Told about each answered request (the request log). */
-  onAnswered?: ((req: IncomingMessage, response: SandboxResponse) => void) | undefined
+  /** Told about each answered request (the dashboard's log), before it is written. */
+  onAnswered?: ((request: SandboxRequest, response: SandboxResponse) => void) | undefined
 }
 
 export interface AnswerOptions {
@@ -59,16 +59,15 @@ export const answerApiRequest = async (
   const tooLarge = read.kind === 'too-large'
   const gate = ctx.gate()
   if (gate !== undefined) await gate
-  const response = await ctx.sandbox.handle(
-    buildSandboxRequest(req, { url, body: tooLarge ? OVERSIZED : read.body }),
-  )
+  const request = buildSandboxRequest(req, { url, body: tooLarge ? OVERSIZED : read.body })
+  const response = await ctx.sandbox.handle(request)
   if (response === null) return false
   if (tooLarge) {
     // The rest of the body is never read: close once answered, discarding what still arrives.
     response.headers.Connection = 'close'
     req.resume()
   }
-  ctx.onAnswered?.(req, response)
+  ctx.onAnswered?.(tooLarge ? { ...request, body: null } : request, response)
   await writeSandboxResponse({ req, res, response, held: ctx.held })
   return true
 }

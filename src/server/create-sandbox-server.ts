@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { ApiError } from '../core/api-error.js'
+import { createRateLimiter } from '../rate-limit/rate-limiter.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { resolveOptions } from '../sandbox/resolve-options.js'
 import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js'
@@ -9,6 +10,8 @@ import { answerWithMswHandlers } from './answer-with-msw-handlers.js'
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-request.js'
 import { createCorsHandler } from './create-cors-handler.js'
+import { createDashboard } from './dashboard/create-dashboard.js'
+import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
 import { handleClientError } from './handle-client-error.js'
@@ -53,7 +56,10 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     ...sandboxOptions
   } = options
   const basePath = resolveOptions(sandboxOptions).settings.basePath
-  const sandbox = createSandboxCore(sandboxOptions)
+  // The server holds the limiter so the dashboard can read the quotas (limiter.snapshot).
+  const limiter = sandboxOptions.limiter ?? createRateLimiter(sandboxOptions.rateLimit)
+  const sandbox = createSandboxCore({ ...sandboxOptions, limiter })
+  const dashboard = createDashboard({ sandbox, limiter, adminToken })
   const held = createHeldAnswers(options.maxHoldMs ?? 30_000)
   const applyCors = options.cors === false ? () => false : createCorsHandler(options.cors)
   let data: AttachedDataFile | undefined
@@ -68,6 +74,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     resetting ??= (async () => {
       try {
         await coreReset()
+        dashboard.reset()
         await data?.afterReset()
       } finally {
         resetting = undefined
@@ -84,6 +91,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
       return fallbackHost
     },
     gate: () => resetting,
+    onAnswered: (request, response) => dashboard.record({ request, response }),
   }
   const control = {
     sandbox,
@@ -104,6 +112,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     const target = req.url ?? '/'
     if (applyCors(req, res)) return
     if (isUnder(target, CONTROL_PREFIX)) {
+      if (handleDashboardRequest(dashboard, req, res)) return
       await handleControlRequest(control, req, res)
       return
     }
@@ -149,6 +158,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     server,
     async listen(port = 4010, host = '127.0.0.1') {
       openApiDocument = await readFile(OPENAPI_URL, 'utf8').catch(() => undefined)
+      await dashboard.load()
       if (dataFile !== undefined) data = await attachDataFile(sandbox, dataFile)
       else await sandbox.ready
       await new Promise<void>((resolve, reject) => {
@@ -174,6 +184,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
           options.shutdownGraceMs ?? 10_000,
         )
         held.releaseAll()
+        dashboard.close()
         await closed
         clearInterval(sweep)
         clearTimeout(cut)

@@ -8,7 +8,6 @@ import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { checkControlAccess } from './check-control-access.js'
 import { readControlBody } from './read-control-body.js'
-import { renderControlPage } from './render-control-page.js'
 
 /** The prefix of the control API (contract §9). */
 export const CONTROL_PREFIX = '/__sandbox'
@@ -46,9 +45,10 @@ const ClockBodySchema = z
   .strictObject({
     advanceMs: z.number().finite().optional(),
     now: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+    realTime: z.literal(true).optional(),
   })
-  .refine((b) => (b.advanceMs === undefined) !== (b.now === undefined), {
-    message: 'send exactly one of advanceMs and now',
+  .refine((b) => [b.advanceMs, b.now, b.realTime].filter((v) => v !== undefined).length === 1, {
+    message: 'send exactly one of advanceMs, now and realTime',
   })
 const ScenarioBodySchema = z.object({ name: z.string().min(1) })
 const limit = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional()
@@ -61,20 +61,7 @@ const KeyBodySchema = z.object({
 
 /** The routes below /__sandbox: path → method → handler. `*` is one path segment. */
 const ROUTES: Record<string, Record<string, Handler>> = {
-  '/': {
-    GET: async (ctx, req) => ({
-      status: 200,
-      headers: {
-        'Content-Type': 'text/html; charset=utf-8',
-        'Content-Security-Policy':
-          "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
-        'Cache-Control': 'no-store',
-      },
-      body: renderControlPage(ctx.sandbox, {
-        apiBase: `http://${req.headers.host ?? 'localhost'}${ctx.basePath}`,
-      }),
-    }),
-  },
+  // GET /__sandbox/ (the dashboard) is answered by src/server/dashboard before this table.
   '/openapi.json': {
     GET: async (ctx) => {
       if (ctx.openApiDocument === undefined)
@@ -114,6 +101,7 @@ const ROUTES: Record<string, Record<string, Handler>> = {
       const body = await readControlBody(req, ClockBodySchema)
       if (body.advanceMs !== undefined) ctx.sandbox.clock.advance(body.advanceMs)
       if (body.now !== undefined) ctx.sandbox.clock.set(body.now)
+      if (body.realTime === true) ctx.sandbox.clock.useRealTime()
       return jsonResponse(200, clockBody(ctx.sandbox))
     },
   },
