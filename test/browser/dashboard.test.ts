@@ -1,12 +1,7 @@
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createSandboxServer, type SandboxServer } from '../../src/server/index.js'
-import {
-  bundleDashboard,
-  curl,
-  seriousViolations,
-  shoot,
-} from './support/dashboard-page.js'
+import { bundleDashboard, curl, seriousViolations, shoot } from './support/dashboard-page.js'
 import { launchChromium } from './support/launch-chromium.js'
 
 // The dashboard in Debian's Chromium against a real server on loopback: requests sent with
@@ -70,7 +65,9 @@ describe('the dashboard in Chromium', () => {
     const row = logRow(page, '/v1/pets?limit=2')
     await row.waitFor(WAIT)
     const shownAfterMs = performance.now() - started
-    console.log(`[dashboard] the curl request was in the log ${shownAfterMs.toFixed(0)} ms after curl returned`)
+    console.log(
+      `[dashboard] the curl request was in the log ${shownAfterMs.toFixed(0)} ms after curl returned`,
+    )
     await expect.poll(() => row.textContent()).toContain('200')
     expect(await row.textContent()).toContain('free')
     expect(await row.textContent()).toContain('api_key=(redacted)')
@@ -208,7 +205,9 @@ describe('the dashboard in Chromium', () => {
     await pets.getByText('11–20 of 25').waitFor(WAIT)
     expect(await pets.locator('tbody tr td:first-child').first().textContent()).toBe('11')
     await pets.getByLabel('Status').selectOption('sold')
-    await expect.poll(() => pets.locator('tbody tr td:nth-child(4)').allTextContents()).not.toContain('available')
+    await expect
+      .poll(() => pets.locator('tbody tr td:nth-child(4)').allTextContents())
+      .not.toContain('available')
     open.sandbox.scenario.set('empty')
     await curl(`${origin}/v1/pets`, FREE)
     await logRow(page, '/v1/pets').waitFor(WAIT)
@@ -237,7 +236,9 @@ describe('the dashboard in Chromium', () => {
       await curl(`${origin}/v1/pets?limit=3`, FREE)
       await curl(`${origin}/v1/pets/999999`, FREE)
       await curl(`${origin}/v1/pets?__scenario=server-error`, FREE)
-      await curl(`${origin}/v1/pets?__scenario=rate-limited`, { authorization: 'Bearer sandbox-pro' })
+      await curl(`${origin}/v1/pets?__scenario=rate-limited`, {
+        authorization: 'Bearer sandbox-pro',
+      })
       await curl(`${origin}/v1/pets`).catch(() => {})
       await logRow(page, '/v1/pets/999999').waitFor(WAIT)
       expect(await seriousViolations(page), `${name}: page`).toEqual([])
@@ -264,7 +265,9 @@ describe('the dashboard in Chromium', () => {
     let reached = false
     for (let i = 0; i < 12 && !reached; i++) {
       await page.keyboard.press('Tab')
-      reached = await page.evaluate(() => document.activeElement?.classList.contains('entry') === true)
+      reached = await page.evaluate(
+        () => document.activeElement?.classList.contains('entry') === true,
+      )
     }
     expect(reached).toBe(true)
     await page.keyboard.press('Enter')
@@ -281,7 +284,11 @@ describe('the dashboard with --admin-token', () => {
     const sentWithout: string[] = []
     page.on('request', (request) => {
       const url = new URL(request.url())
-      if (url.pathname.startsWith('/__sandbox/') && url.pathname !== '/__sandbox/' && !url.pathname.startsWith('/__sandbox/assets/')) {
+      if (
+        url.pathname.startsWith('/__sandbox/') &&
+        url.pathname !== '/__sandbox/' &&
+        !url.pathname.startsWith('/__sandbox/assets/')
+      ) {
         if (request.headers().authorization !== `Bearer ${TOKEN}`) sentWithout.push(url.pathname)
       }
     })

@@ -37,8 +37,8 @@ const page = (dashboard: Dashboard): SandboxResponse => {
   const index = dashboard.assets.get('index.html')
   if (index === undefined) {
     throw new ApiError(
-      'service_unavailable',
-      'The dashboard is not built: run "npm run build" (the package ships it built).',
+      'route_not_found',
+      'The dashboard is not built: run "npm run build" (the published package ships it built).',
     )
   }
   return {

@@ -47,8 +47,7 @@ export const KeysPanel = (props: { quotas: QuotaGauge[]; onChanged(): void }) =>
           <thead>
             <tr>
               <th scope="col">Key</th>
-              <th scope="col">Plan</th>
-              <th scope="col">Per minute / day</th>
+              <th scope="col">Plan and limits</th>
               <th scope="col">
                 <span class="visually-hidden">Actions</span>
               </th>
@@ -60,9 +59,11 @@ export const KeysPanel = (props: { quotas: QuotaGauge[]; onChanged(): void }) =>
                 <td>
                   <code class="key">{k.label}</code>
                 </td>
-                <td>{k.plan}</td>
                 <td>
-                  {formatCount(k.minute.limit)} / {formatCount(k.day.limit)}
+                  {k.plan}
+                  <span class="muted small limits">
+                    {formatCount(k.minute.limit)}/min · {formatCount(k.day.limit)}/day
+                  </span>
                 </td>
                 <td>
                   <button

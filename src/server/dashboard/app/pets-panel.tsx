@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks'
+import { useEffect, useRef, useState } from 'preact/hooks'
 import { call } from './api.js'
 import { ErrorLine, useAction } from './use-action.js'
 
@@ -12,6 +12,8 @@ interface PetPage {
   pets: Pet[]
   total: number
   nextAfter: number | null
+  /** The position of the page's first pet (0-based), kept with the pets it counts. */
+  first?: number
 }
 
 const PAGE = 10
@@ -24,15 +26,22 @@ export const PetsPanel = (props: { version: number }) => {
   const [page, setPage] = useState<PetPage>()
   const action = useAction()
   const after = starts[starts.length - 1] ?? 0
+  // Only the newest request may fill the table: answers can arrive out of order.
+  const latest = useRef(0)
 
   useEffect(() => {
     void props.version
     const query = new URLSearchParams({ limit: String(PAGE), after: String(after) })
     if (status !== '') query.set('status', status)
-    void action.run(async () => setPage(await call<PetPage>('GET', `/pets?${query}`)))
+    const first = (starts.length - 1) * PAGE
+    const request = ++latest.current
+    void action.run(async () => {
+      const found = await call<PetPage>('GET', `/pets?${query}`)
+      if (request === latest.current) setPage({ ...found, first })
+    })
   }, [status, after, props.version])
 
-  const first = (starts.length - 1) * PAGE
+  const first = page?.first ?? 0
   return (
     <section class="panel" aria-labelledby="pets-title">
       <div class="panel-head">
