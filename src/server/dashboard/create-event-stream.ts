@@ -19,8 +19,8 @@ const frame = (event: string, data: unknown): string =>
 
 /**
  * The dashboard's event stream (text/event-stream). The page reads it with
- * fetch, so it can send the admin token as a header (decision
- * 0009-dashboard-event-stream). JSON in `data` is one line: no newline can
+ * fetch, so it can send the admin token as a header (docs/decisions/
+ * 0010-dashboard-event-stream.md). JSON in `data` is one line: no newline can
  * break a frame.
  *
  * @example
