@@ -1,21 +1,10 @@
 import { Collection } from '@msw/data'
 import { type NewPet, PET_STATUSES, type Pet, PetSchema, type PetStatus } from '../contract/pet.js'
+import type { ListPetsQuery, PetPage, PetRecords } from './pet-records.js'
 import { type SeedOptions, seedPets } from './seed-pets.js'
 import { SortedIds } from './sorted-ids.js'
 
-export interface PetPage {
-  pets: Pet[]
-  /** Pets matching the filter, on every page. */
-  total: number
-  /** The id to continue after, when more pets follow. */
-  nextAfterId: number | undefined
-}
-
-export interface ListPetsQuery {
-  status?: PetStatus | undefined
-  afterId?: number | undefined
-  limit: number
-}
+export type { ListPetsQuery, PetPage } from './pet-records.js'
 
 /** The whole content of a store, as a data file keeps it. */
 export interface PetStoreSnapshot {
@@ -33,7 +22,7 @@ export type PetStoreListener = (change: { type: 'create'; pet: Pet }) => void | 
  * Speaks records and `undefined`; HTTP lives in src/handlers.
  * See docs/decisions/0001-collection-with-indexes.md.
  */
-export class PetStore {
+export class PetStore implements PetRecords {
   readonly collection = new Collection({ schema: PetSchema })
   private readonly byId = new Map<number, Pet>()
   private readonly all = new SortedIds()

@@ -1,7 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
-import type { SandboxRequest, SandboxResponse } from '../../core/types.js'
-import type { RateLimiter } from '../../rate-limit/rate-limiter.js'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { createEventStream } from './create-event-stream.js'
 import { createRateSeries } from './create-rate-series.js'
@@ -23,12 +21,6 @@ export interface Dashboard {
   readonly assets: Map<string, DashboardAsset>
   /** Reads the built page into memory. */
   load(dir?: string): Promise<void>
-  /** Tells the dashboard about an answered API request (the log and the chart). */
-  record(input: {
-    request: SandboxRequest
-    response: SandboxResponse
-    session?: string | undefined
-  }): void
   /** The entries a page gets on connecting, oldest first. */
   backlog(): FeedEntry[]
   snapshot(): DashboardSnapshot
@@ -37,13 +29,9 @@ export interface Dashboard {
   openStream(res: ServerResponse): void
   /** Pushes an event to every open page (e.g. `change` after a control call). */
   publish(event: string, data: unknown): void
-  /** Forgets the log (the journal was emptied) and tells open pages. */
-  reset(): void
   /** Ends every stream and stops the ticker. */
   close(): void
 }
-
-const decoder = new TextDecoder()
 
 /**
  * Creates the dashboard of a standalone server. Nothing runs while no page is
@@ -55,11 +43,10 @@ const decoder = new TextDecoder()
  */
 export const createDashboard = (input: {
   sandbox: SandboxCore
-  limiter: RateLimiter
   adminToken: string | undefined
   now?: () => number
 }): Dashboard => {
-  const { sandbox, limiter } = input
+  const { sandbox } = input
   const realNow = input.now ?? (() => Date.now())
   const series = createRateSeries({ seconds: 300, now: realNow })
   const salt = randomBytes(16)
@@ -77,7 +64,7 @@ export const createDashboard = (input: {
       frozen: sandbox.clock.frozen,
       scenario: sandbox.scenario.get(),
       ...snapshotQuotas({
-        buckets: limiter.snapshot(now),
+        buckets: sandbox.limiterOf(sandbox.id)?.snapshot(now) ?? [],
         keys: sandbox.keys.list(),
         now,
         refOf,
@@ -99,6 +86,26 @@ export const createDashboard = (input: {
     },
   })
 
+  // The feed: every session's requests; quotas, clock and scenario of the default session.
+  sandbox.events.on('request', (entry) => {
+    const feed = toFeedEntry(entry)
+    series.count(statusClass(feed.status))
+    ring.push(feed)
+    if (ring.length > BACKLOG * 2) ring = ring.slice(-BACKLOG)
+    stream.publish('request', feed)
+  })
+  sandbox.events.on('reset', ({ session }) => {
+    if (session === sandbox.id) ring = ring.filter((e) => e.session !== session)
+    stream.publish('change', { type: 'reset', session })
+    stream.publish('snapshot', snapshot())
+  })
+  for (const type of ['keys', 'scenario', 'clock'] as const) {
+    sandbox.events.on(type, ({ session }) => {
+      stream.publish('change', { type, session })
+      if (session === sandbox.id) stream.publish('snapshot', snapshot())
+    })
+  }
+
   return {
     sandbox,
     adminToken: input.adminToken,
@@ -107,21 +114,6 @@ export const createDashboard = (input: {
     },
     async load(dir) {
       assets = await loadDashboardAssets(dir)
-    },
-    record({ request, response, session }) {
-      // HOOK(layering): until sandbox.events delivers the journal entry, read the one just recorded.
-      const entry = sandbox.journal.list().at(-1)
-      if (entry === undefined) return
-      const feed = toFeedEntry({
-        entry,
-        response,
-        requestBody: request.body === null ? null : decoder.decode(request.body),
-        session,
-      })
-      series.count(statusClass(feed.status))
-      ring.push(feed)
-      if (ring.length > BACKLOG * 2) ring = ring.slice(-BACKLOG)
-      stream.publish('request', feed)
     },
     backlog: () => ring.slice(-BACKLOG),
     snapshot,
@@ -136,11 +128,6 @@ export const createDashboard = (input: {
       ])
     },
     publish: (event, data) => stream.publish(event, data),
-    reset() {
-      ring = []
-      stream.publish('change', { type: 'reset' })
-      stream.publish('snapshot', snapshot())
-    },
     close() {
       stream.close()
       if (ticker !== undefined) clearInterval(ticker)

@@ -18,6 +18,7 @@ export interface FeedEntry {
   scenario: string
   plan?: string | undefined
   durationMs?: number | undefined
+  delayMs?: number | undefined
   request: FeedMessage
   response: FeedMessage | null
 }
