@@ -111,7 +111,7 @@ describe('the dashboard routes', () => {
       plan: 'free',
       session: 'default',
       request: { headers: { authorization: 'Bearer sand…(redacted)', cookie: '(redacted)' } },
-      response: { headers: { 'X-Total-Count': '25' } },
+      response: { headers: { 'x-total-count': '25' } },
     })
     expect(JSON.stringify(request)).not.toContain('s3cret')
     expect(JSON.stringify(request)).not.toContain('session=abc')
