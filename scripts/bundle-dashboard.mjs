@@ -1,7 +1,7 @@
 // Bundles the dashboard's page (src/server/dashboard/app, Preact) into one
 // script and one style sheet with content hashes in their names, plus an
 // index.html that loads them: dist/dashboard/. No inline script or style, so
-// the page runs under a strict Content-Security-Policy (docs/decisions/0009-dashboard-front-end.md).
+// the page runs under a strict Content-Security-Policy (docs/decisions/0010-dashboard-front-end.md).
 // Usage: node scripts/bundle-dashboard.mjs [outdir]
 import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'

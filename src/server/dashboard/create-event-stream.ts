@@ -20,7 +20,7 @@ const frame = (event: string, data: unknown): string =>
 /**
  * The dashboard's event stream (text/event-stream). The page reads it with
  * fetch, so it can send the admin token as a header (docs/decisions/
- * 0010-dashboard-event-stream.md). JSON in `data` is one line: no newline can
+ * 0011-dashboard-event-stream.md). JSON in `data` is one line: no newline can
  * break a frame.
  *
  * @example

@@ -69,7 +69,7 @@ const pets = (dashboard: Dashboard, req: IncomingMessage): SandboxResponse => {
 
 /** The dashboard's routes below /__sandbox: path → method → answer. */
 const ROUTES: Record<string, { auth: boolean; methods: Record<string, Route> }> = {
-  // The page and its files carry no data: they load without the admin token (docs/decisions/0010-dashboard-event-stream.md).
+  // The page and its files carry no data: they load without the admin token (docs/decisions/0011-dashboard-event-stream.md).
   '': { auth: false, methods: { GET: (d) => page(d) } },
   '/': { auth: false, methods: { GET: (d) => page(d) } },
   '/events': {

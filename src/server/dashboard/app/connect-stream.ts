@@ -5,7 +5,7 @@ export type StreamState = 'connecting' | 'live' | 'offline'
 
 /**
  * Reads the server's event stream with fetch, not EventSource, so that the
- * admin token goes in a header (docs/decisions/0010-dashboard-event-stream.md).
+ * admin token goes in a header (docs/decisions/0011-dashboard-event-stream.md).
  * Reconnects with a growing pause; a 403 stops and reports (token needed).
  * Returns a function that disconnects.
  *

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import type { DashboardSnapshot, FeedEntry } from '../dashboard-types.js'
-import { type ControlError, call, readToken } from './api.js'
+import { type ControlError, call } from './api.js'
 import { connectStream, type StreamState } from './connect-stream.js'
 
 /** The page keeps this many log entries. */
@@ -82,6 +82,3 @@ export const useDashboard = (): DashboardState => {
     }, []),
   }
 }
-
-/** True when the page holds an admin token. */
-export const hasToken = (): boolean => readToken() !== null
