@@ -16,7 +16,6 @@ import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sand
 import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { checkControlAccess } from './check-control-access.js'
-import { renderControlPage } from './render-control-page.js'
 
 /** The prefix of the control API (contract §9). */
 export const CONTROL_PREFIX = '/__sandbox'
@@ -111,18 +110,7 @@ const pathParam = (value: string | undefined, what: string): string => {
 
 /** The control API's routes below /__sandbox, on the same router as the API's. */
 const CONTROL_ROUTER = createRouter<ControlHandler>()
-  .add('GET', '/', async (ctx, { req }) => ({
-    status: 200,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy':
-        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
-      'Cache-Control': 'no-store',
-    },
-    body: renderControlPage(ctx.sandbox, {
-      apiBase: `http://${req.headers.host ?? 'localhost'}${ctx.sandbox.basePath}`,
-    }),
-  }))
+  // GET /__sandbox/ (the dashboard) is answered by src/server/dashboard before this router.
   .add('GET', '/openapi.json', async (ctx) => {
     if (ctx.openApiDocument === undefined)
       throw new ApiError('route_not_found', 'This build of the sandbox has no OpenAPI document.')
