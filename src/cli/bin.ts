@@ -35,7 +35,8 @@ if (command.kind === 'version') {
   process.exit(0)
 }
 
-const { port, host, quiet, dataFile, adminToken, basePath, seed, pets, scenario } = command
+const { port, host, quiet, dataFile, adminToken, allowedHosts, basePath, seed, pets, scenario } =
+  command
 let app: ReturnType<typeof createSandboxServer>
 try {
   app = createSandboxServer({
@@ -44,6 +45,7 @@ try {
     scenario,
     dataFile,
     adminToken,
+    allowedHosts,
     baseUrl: basePath,
     onRequest: quiet ? undefined : (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
   })

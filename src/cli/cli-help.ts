@@ -11,6 +11,9 @@ Options:
       --scenario NAME    sticky scenario at start and after reset (default "default")
       --data FILE        keep the pets in FILE (created when absent; written on every change)
       --admin-token T    open the control API to callers sending "Authorization: Bearer T"
+                         (env PETSTORE_SANDBOX_ADMIN_TOKEN keeps it out of the process list)
+      --allowed-host H   a Host name the control API answers besides localhost and
+                         loopback addresses (repeatable; guards against DNS rebinding)
       --base-path PATH   where the API lives (default /v1)
   -q, --quiet            no request log
   -h, --help             this help

@@ -46,6 +46,7 @@ const isUnder = (path: string, prefix: string): boolean =>
 export const createSandboxServer = (options: SandboxServerOptions = {}): SandboxServer => {
   const {
     adminToken,
+    allowedHosts = [],
     dataFile,
     handlers = [],
     onRequest,
@@ -89,6 +90,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     sandbox,
     reset,
     adminToken,
+    allowedHosts,
     basePath,
     get openApiDocument() {
       return openApiDocument
@@ -102,11 +104,12 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
       if (url !== undefined) req.url = url.slice('http://localhost'.length)
     }
     const target = req.url ?? '/'
-    if (applyCors(req, res)) return
+    // Before CORS: the control API sends no Access-Control-Allow-* header at all (contract §14).
     if (isUnder(target, CONTROL_PREFIX)) {
       await handleControlRequest(control, req, res)
       return
     }
+    if (applyCors(req, res)) return
     if (isUnder(target, basePath) && (await answerApiRequest(api, req, res))) return
     const url = requestUrl(req, requestOrigin(req, fallbackHost))
     if (url !== undefined && handlers.length > 0) {

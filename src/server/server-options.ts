@@ -7,6 +7,11 @@ import type { RequestLogEntry } from './format-log-line.js'
 export interface SandboxServerOptions extends SandboxOptions {
   /** Opens the control API to every caller that sends `Authorization: Bearer <adminToken>` (and only to them). */
   adminToken?: string
+  /**
+   * Host names, besides localhost, `*.localhost`, 127.0.0.0/8 and [::1], whose `Host` header
+   * the control API answers (`--allowed-host`). Guards against DNS rebinding (contract §14).
+   */
+  allowedHosts?: readonly string[]
   /** Keep the pets in this JSON file (created when absent). See the README's "Persistence". */
   dataFile?: string
   /** Extra MSW handlers for paths outside the API and the control API. */

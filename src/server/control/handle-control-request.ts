@@ -7,8 +7,9 @@ import type { SandboxResponse } from '../../core/types.js'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { checkControlAccess } from './check-control-access.js'
+import { checkControlOrigin } from './check-control-origin.js'
 import { readControlBody } from './read-control-body.js'
-import { renderControlPage } from './render-control-page.js'
+import { CONTROL_PAGE_CSP, renderControlPage } from './render-control-page.js'
 
 /** The prefix of the control API (contract §9). */
 export const CONTROL_PREFIX = '/__sandbox'
@@ -19,6 +20,8 @@ export interface ControlContext {
   /** The server's reset: the sandbox's, plus the data file. */
   reset(): Promise<void>
   adminToken: string | undefined
+  /** Host names besides the loopback ones that may reach the control API (`--allowed-host`). */
+  allowedHosts: readonly string[]
   /** The OpenAPI document's text, when the package has one. */
   openApiDocument: string | undefined
   /** The API's base path, for the page. */
@@ -66,8 +69,7 @@ const ROUTES: Record<string, Record<string, Handler>> = {
       status: 200,
       headers: {
         'Content-Type': 'text/html; charset=utf-8',
-        'Content-Security-Policy':
-          "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
+        'Content-Security-Policy': CONTROL_PAGE_CSP,
         'Cache-Control': 'no-store',
       },
       body: renderControlPage(ctx.sandbox, {
@@ -163,7 +165,8 @@ const decodeSegment = (segment: string): string | undefined => {
 }
 
 const answer = async (ctx: ControlContext, req: IncomingMessage): Promise<SandboxResponse> => {
-  const denied = checkControlAccess(req, ctx.adminToken)
+  const denied =
+    checkControlOrigin(req, ctx.allowedHosts) ?? checkControlAccess(req, ctx.adminToken)
   if (denied !== undefined) throw denied
   const target = req.url ?? '/'
   const query = target.indexOf('?')
@@ -218,6 +221,10 @@ export const handleControlRequest = async (
     ).toResponse()
   }
   response.headers['Cache-Control'] ??= 'no-store'
+  // Contract §14: nothing under /__sandbox is sniffed, framed, or allowed more than it needs.
+  response.headers['Content-Security-Policy'] ??= "default-src 'none'; frame-ancestors 'none'"
+  response.headers['X-Content-Type-Options'] = 'nosniff'
+  response.headers['X-Frame-Options'] = 'DENY'
   writeNow(res, response)
   return response
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 
 const ESCAPES: Record<string, string> = {
@@ -28,6 +29,19 @@ document.querySelector('#reset')?.addEventListener('click', async () => {
   await fetch('/__sandbox/reset', { method: 'POST' })
   location.reload()
 })`
+
+const STYLE =
+  'body{font:14px system-ui,sans-serif;margin:2rem;max-width:60rem}td,th{padding:.2rem .6rem;text-align:left}code{font-size:13px}'
+
+const sha256 = (text: string): string =>
+  `'sha256-${createHash('sha256').update(text).digest('base64')}'`
+
+/**
+ * The page's Content-Security-Policy (contract §14): its one script and one
+ * style allowed by hash, never `unsafe-inline`, so an injected tag runs nothing;
+ * fetches to its own origin only; no framing.
+ */
+export const CONTROL_PAGE_CSP = `default-src 'none'; script-src ${sha256(SCRIPT)}; style-src ${sha256(STYLE)}; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`
 
 /**
  * The minimal page at `GET /__sandbox/`: demo keys, the scenario with buttons
@@ -76,7 +90,7 @@ export const renderControlPage = (sandbox: SandboxCore, input: { apiBase: string
   const clock = sandbox.clock
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>petstore-sandbox</title>
-<style>body{font:14px system-ui,sans-serif;margin:2rem;max-width:60rem}td,th{padding:.2rem .6rem;text-align:left}code{font-size:13px}</style>
+<style>${STYLE}</style>
 </head><body>
 <h1>petstore-sandbox</h1>
 <p>API: <code>${escapeHtml(input.apiBase)}</code> · <a href="/__sandbox/openapi.json">OpenAPI document</a> · <button id="reset">Reset</button></p>
