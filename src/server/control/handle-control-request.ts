@@ -114,8 +114,17 @@ const ROUTES: Record<string, Record<string, Handler>> = {
     GET: async (ctx) => jsonResponse(200, clockBody(ctx.sandbox)),
     POST: async (ctx, req) => {
       const body = await readControlBody(req, ClockBodySchema)
-      if (body.advanceMs !== undefined) ctx.sandbox.clock.advance(body.advanceMs)
-      if (body.now !== undefined) ctx.sandbox.clock.set(body.now)
+      try {
+        if (body.advanceMs !== undefined) ctx.sandbox.clock.advance(body.advanceMs)
+        if (body.now !== undefined) ctx.sandbox.clock.set(body.now)
+      } catch (error) {
+        // The clock refuses a time outside the Date range (contract §9, issue 10 point 2).
+        if (!(error instanceof TypeError)) throw error
+        const field = body.advanceMs !== undefined ? 'advanceMs' : 'now'
+        throw new ApiError('validation_failed', error.message, {
+          details: [{ field, message: 'must keep the clock inside the Date range' }],
+        })
+      }
       return jsonResponse(200, clockBody(ctx.sandbox))
     },
   },
