@@ -64,13 +64,22 @@ export const toMswResponse = async (response: SandboxResponse): Promise<Response
  * Requests outside it fall through to the next handler.
  */
 export const createMswHandlers = (options: MswHandlersOptions): HttpHandler[] => {
-  const prefix = options.origin ?? '*'
   const resolver = async ({ request }: { request: Request }) => {
     const response = await options.handle(await toSandboxRequest(request))
     return response === null ? undefined : toMswResponse(response)
   }
-  return [
-    http.all(`${prefix}${options.basePath}`, resolver),
-    http.all(`${prefix}${options.basePath}/*`, resolver),
-  ]
+  return [http.all(matchBasePath(options.origin, options.basePath), resolver)]
 }
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+
+/**
+ * A RegExp without capture groups, rather than a path pattern: msw decodes a
+ * pattern's parameters with decodeURIComponent and threw URIError on `%ff`
+ * before the sandbox saw the request (issue 10). The core decodes and answers.
+ */
+const matchBasePath = (origin: string | undefined, basePath: string): RegExp =>
+  new RegExp(
+    `^${origin === undefined ? '[a-z][a-z0-9+.-]*://[^/?#]*' : escapeRegExp(origin)}${escapeRegExp(basePath)}(?:/[^?#]*)?$`,
+    'i',
+  )

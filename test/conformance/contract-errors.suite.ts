@@ -20,6 +20,16 @@ export const contractErrorsSuite = (ctx: SuiteContext): void => {
       expectApiError(await as({ method: 'GET', path }), 404, 'route_not_found')
     })
 
+    // Regression (issue 10 point 3): msw's path matching threw URIError before the sandbox saw these.
+    it.each([
+      ['/pets/%ff', 400, 'invalid_parameter'],
+      ['/pets/%E0%A4%A', 400, 'invalid_parameter'],
+      ['/%ff', 404, 'route_not_found'],
+      ['/pets%ff', 404, 'route_not_found'],
+    ] as const)('answers invalid percent-encoding in %s with %d %s', async (path, status, code) => {
+      expectApiError(await as({ method: 'GET', path }), status, code)
+    })
+
     it.each([
       ['DELETE', '/pets', 'GET, POST'],
       ['PUT', '/pets', 'GET, POST'],
