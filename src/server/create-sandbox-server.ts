@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
 import { ApiError } from '../core/api-error.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { resolveOptions } from '../sandbox/resolve-options.js'
@@ -11,7 +12,9 @@ import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-r
 import { createCorsHandler } from './create-cors-handler.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
-import { handleClientError } from './handle-client-error.js'
+import { checkRequestHead } from './check-request-head.js'
+import { handleClientError, markAnswered, writeErrorAndClose } from './handle-client-error.js'
+import { SERVER_LIMITS } from './server-limits.js'
 import type { SandboxServerOptions } from './server-options.js'
 import { createHeldAnswers, writeNow } from './write-sandbox-response.js'
 
@@ -129,6 +132,13 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     if (closing !== undefined) {
       res.shouldKeepAlive = false
     }
+    const refused = checkRequestHead(req)
+    if (refused !== undefined) {
+      res.shouldKeepAlive = false
+      markAnswered(req.socket)
+      writeNow(res, refused.toResponse())
+      return
+    }
     route(req, res).catch((error: unknown) => {
       console.error('[petstore-sandbox] failed to answer a request:', error)
       if (res.headersSent) res.destroy()
@@ -141,11 +151,34 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
   }
 
   const server = createServer(
-    { requestTimeout: timeouts.requestMs ?? 30_000, headersTimeout: timeouts.headersMs ?? 10_000 },
+    {
+      requestTimeout: timeouts.requestMs ?? 30_000,
+      headersTimeout: timeouts.headersMs ?? 10_000,
+      maxHeaderSize: SERVER_LIMITS.maxHeadBytes,
+      // checkRequestHead answers a missing Host with a JSON body; node's own 400 has none.
+      requireHostHeader: false,
+    },
     onHttpRequest,
   )
   server.keepAliveTimeout = timeouts.keepAliveMs ?? 5_000
   server.on('clientError', handleClientError)
+  // Without these listeners node answers 417 with an empty body and drops CONNECT unanswered.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    res.shouldKeepAlive = false
+    writeNow(
+      res,
+      new ApiError(
+        'expectation_failed',
+        `Expect "${String(req.headers.expect)}" is not supported; only 100-continue is.`,
+      ).toResponse(),
+    )
+  })
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    writeErrorAndClose(
+      socket,
+      new ApiError('not_implemented', 'CONNECT is not supported: this is not a proxy.'),
+    )
+  })
 
   return {
     sandbox,
