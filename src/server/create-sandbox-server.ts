@@ -8,11 +8,11 @@ import { resolveOptions } from '../sandbox/resolve-options.js'
 import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js'
 import { answerWithMswHandlers } from './answer-with-msw-handlers.js'
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
+import { checkRequestHead } from './check-request-head.js'
 import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-request.js'
 import { createCorsHandler } from './create-cors-handler.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
-import { checkRequestHead } from './check-request-head.js'
 import { handleClientError, markAnswered, writeErrorAndClose } from './handle-client-error.js'
 import { SERVER_LIMITS } from './server-limits.js'
 import type { SandboxServerOptions } from './server-options.js'
@@ -154,6 +154,8 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     {
       requestTimeout: timeouts.requestMs ?? 30_000,
       headersTimeout: timeouts.headersMs ?? 10_000,
+      // node checks both timeouts on this interval (default 30 s, so "10 s" meant up to 40 s).
+      connectionsCheckingInterval: timeouts.checkIntervalMs ?? 500,
       maxHeaderSize: SERVER_LIMITS.maxHeadBytes,
       // checkRequestHead answers a missing Host with a JSON body; node's own 400 has none.
       requireHostHeader: false,
