@@ -1,4 +1,5 @@
 import { Collection } from '@msw/data'
+import { LIMITS } from '../contract/limits.js'
 import { type NewPet, PET_STATUSES, type Pet, PetSchema, type PetStatus } from '../contract/pet.js'
 import { type SeedOptions, seedPets } from './seed-pets.js'
 import { SortedIds } from './sorted-ids.js'
@@ -49,6 +50,11 @@ export class PetStore {
     await store.load({ nextId: 1, pets: [] })
     for (const pet of seedPets(options)) await store.insert(pet)
     return store
+  }
+
+  /** True once no id up to 2^53 - 1 is left: `create` would throw a RangeError. */
+  get exhausted(): boolean {
+    return this.nextId > LIMITS.maxId
   }
 
   get count(): number {
@@ -106,6 +112,8 @@ export class PetStore {
 
   private insert(newPet: NewPet): Promise<Pet> {
     // The id is taken synchronously, so concurrent creates never share one.
+    if (this.exhausted)
+      return Promise.reject(new RangeError('Failed to create a pet: no id is left.'))
     const id = this.nextId++
     return this.add({ id, ...newPet })
   }

@@ -35,6 +35,9 @@ export const createPet: Operation = async ({ request, url, store, settings }) =>
       { details },
     )
   }
+  // Checked and taken with no await between, so concurrent creates cannot pass it together.
+  if (store.exhausted)
+    throw new ApiError('id_space_exhausted', 'No pet id below 2^53 is left; reset the sandbox.')
   const pet = await store.create(parsed.data)
   return jsonResponse(201, pet, { Location: `${url.origin}${settings.basePath}/pets/${pet.id}` })
 }
