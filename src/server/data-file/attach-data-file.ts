@@ -1,6 +1,8 @@
+import { realpath } from 'node:fs/promises'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { createDataFileWriter } from './create-data-file-writer.js'
 import { DataFileError, readDataFile } from './read-data-file.js'
+import { removeStrayTempFiles } from './remove-stray-temp-files.js'
 
 /** A sandbox's pets kept in a data file. */
 export interface AttachedDataFile {
@@ -25,6 +27,10 @@ export const attachDataFile = async (
   path: string,
 ): Promise<AttachedDataFile> => {
   const snapshot = await readDataFile(path)
+  // Temp files of a server killed mid-write, beside the path and beside a symlink's target.
+  await removeStrayTempFiles(path)
+  const real = await realpath(path).catch(() => path)
+  if (real !== path) await removeStrayTempFiles(real)
   await sandbox.ready
   if (snapshot !== undefined) await sandbox.db.pets.load(snapshot)
   const writer = createDataFileWriter(path, () => sandbox.db.pets.snapshot())

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { LIMITS } from '../../contract/limits.js'
-import { PetSchema } from '../../contract/pet.js'
+import { PetNameSchema, PetSchema } from '../../contract/pet.js'
 
 /**
  * A data file (`--data FILE`): the PetStore snapshot with a format version.
@@ -14,7 +14,8 @@ export const DataFileSchema = z
     nextId: z.number().refine((n) => Number.isInteger(n) && n >= 1 && n <= LIMITS.maxId + 1, {
       message: `must be an integer from 1 to ${LIMITS.maxId + 1}`,
     }),
-    pets: z.array(PetSchema),
+    // Names by the API's own rules (trimmed, 1-100 code points, no control characters).
+    pets: z.array(PetSchema.extend({ name: PetNameSchema })),
   })
   .superRefine((file, ctx) => {
     const seen = new Set<number>()
