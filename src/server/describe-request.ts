@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parseAuthorization } from '../auth/parse-authorization.js'
+import { redactUrl } from '../journal/redact-secrets.js'
 import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
 import type { RequestLogEntry } from './format-log-line.js'
 
@@ -45,5 +46,5 @@ export const describeRequest = (input: {
       plan = sandbox.keys.list().find((k) => k.key === auth.token)?.plan ?? 'invalid-key'
     } else plan = auth.kind === 'missing' ? 'no-key' : 'bad-auth'
   }
-  return { method: req.method ?? '?', path, status, ms: input.ms, scenario, plan }
+  return { method: req.method ?? '?', path: redactUrl(path), status, ms: input.ms, scenario, plan }
 }

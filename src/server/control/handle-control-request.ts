@@ -8,6 +8,7 @@ import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { checkControlAccess } from './check-control-access.js'
 import { checkControlOrigin } from './check-control-origin.js'
+import { showKey } from './mask-key.js'
 import { readControlBody } from './read-control-body.js'
 import { CONTROL_PAGE_CSP, renderControlPage } from './render-control-page.js'
 
@@ -129,7 +130,7 @@ const ROUTES: Record<string, Record<string, Handler>> = {
     },
   },
   '/keys': {
-    GET: async (ctx) => jsonResponse(200, ctx.sandbox.keys.list()),
+    GET: async (ctx) => jsonResponse(200, ctx.sandbox.keys.list().map(showKey)),
     POST: async (ctx, req) => {
       const body = await readControlBody(req, KeyBodySchema)
       if (!isPlanName(body.plan)) {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
+import { showKey } from './mask-key.js'
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -55,6 +56,7 @@ export const renderControlPage = (sandbox: SandboxCore, input: { apiBase: string
   const current = sandbox.scenario.get()
   const keys = sandbox.keys
     .list()
+    .map(showKey)
     .map(
       (k) =>
         `<tr><td><code>${escapeHtml(k.key)}</code></td><td>${escapeHtml(k.plan)}</td><td>${k.limits.perMinute}/min, ${k.limits.perDay}/day</td><td>${escapeHtml(k.source)}</td></tr>`,
