@@ -1,4 +1,5 @@
 import type { PlanLimits } from '../contract/plans.js'
+import { anonymousBucketName } from './anonymous-bucket-name.js'
 import { describeWindow, retryAfterSeconds, type WindowState } from './describe-window.js'
 import { type RateLimitOptions, resolveRateLimitOptions } from './rate-limit-options.js'
 
@@ -32,6 +33,9 @@ export interface RateLimiter {
   /** How many buckets are held (for tests and the benchmark). */
   readonly size: number
 }
+
+/** Anonymous buckets held at most (option `maxAnonymousBuckets`); the least recently used go first. */
+export const ANONYMOUS_BUCKET_CAP = 10_000
 
 const MINUTE = 60_000
 const DAY = 86_400_000
@@ -89,9 +93,14 @@ const banned = (window: WindowState, until: number, now: number): RateLimitDecis
  * decision.allowed // true
  * decision.headers['X-RateLimit-Remaining'] // '59'
  */
-export const createRateLimiter = (options: RateLimitOptions = {}): RateLimiter => {
+export const createRateLimiter = (
+  options: RateLimitOptions & { maxAnonymousBuckets?: number } = {},
+): RateLimiter => {
   const { banAfter, banMs } = resolveRateLimitOptions(options)
+  const maxAnonymous = options.maxAnonymousBuckets ?? ANONYMOUS_BUCKET_CAP
   let buckets = new Map<string, Bucket>()
+  // Anonymous (`anon:`) buckets apart, in least-recently-used order, so their cap never evicts a key.
+  let anonymous = new Map<string, Bucket>()
   let sweptDay = Number.NaN
   let sweptMinute = Number.NaN
   /** A bucket of an ended day was kept for its ban: sweep again next minute. */
@@ -104,6 +113,23 @@ export const createRateLimiter = (options: RateLimitOptions = {}): RateLimiter =
       if (bucket.bannedUntil <= now) buckets.delete(name)
       else keptBanned = true
     }
+    for (const [name, bucket] of anonymous) if (bucket.day !== day) anonymous.delete(name)
+  }
+
+  /** The anonymous bucket, moved to the most recent end; a new one evicts the oldest past the cap. */
+  const anonymousBucket = (name: string, fresh: () => Bucket): Bucket => {
+    let bucket = anonymous.get(name)
+    if (bucket !== undefined) anonymous.delete(name)
+    else {
+      bucket = fresh()
+      while (anonymous.size >= maxAnonymous) {
+        const oldest = anonymous.keys().next()
+        if (oldest.done === true) break
+        anonymous.delete(oldest.value)
+      }
+    }
+    anonymous.set(name, bucket)
+    return bucket
   }
 
   return {
@@ -118,19 +144,23 @@ export const createRateLimiter = (options: RateLimitOptions = {}): RateLimiter =
       }
       const minuteStart = minute * MINUTE
       const dayStart = day * DAY
-      let bucket = buckets.get(name)
-      if (bucket === undefined) {
-        bucket = {
-          minute,
-          minuteUsed: 0,
-          minuteRejected: 0,
-          day,
-          dayUsed: 0,
-          dayRejected: 0,
-          bannedUntil: 0,
+      const fresh = (): Bucket => ({
+        minute,
+        minuteUsed: 0,
+        minuteRejected: 0,
+        day,
+        dayUsed: 0,
+        dayRejected: 0,
+        bannedUntil: 0,
+      })
+      let bucket: Bucket | undefined
+      if (!name.startsWith('anon:')) {
+        bucket = buckets.get(name)
+        if (bucket === undefined) {
+          bucket = fresh()
+          buckets.set(name, bucket)
         }
-        buckets.set(name, bucket)
-      }
+      } else bucket = anonymousBucket(anonymousBucketName(name), fresh)
       if (bucket.minute !== minute) {
         bucket.minute = minute
         bucket.minuteUsed = 0
@@ -185,12 +215,13 @@ export const createRateLimiter = (options: RateLimitOptions = {}): RateLimiter =
     },
     reset() {
       buckets = new Map()
+      anonymous = new Map()
       sweptDay = Number.NaN
       sweptMinute = Number.NaN
       keptBanned = false
     },
     get size() {
-      return buckets.size
+      return buckets.size + anonymous.size
     },
   }
 }
