@@ -86,6 +86,18 @@ describe('errors the server produces before the API sees a request', () => {
     expectJsonError(text, 414, 'uri_too_long')
   })
 
+  it.each(['/v1/pets', '/v1/nope', '/__sandbox/keys', '/elsewhere'])(
+    'sends no body to HEAD %s, whatever the status',
+    async (path) => {
+      const { text } = await sendRaw(
+        target.origin,
+        `HEAD ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Connection: close\r\n\r\n`,
+      )
+      expect(text).toMatch(/^HTTP\/1\.1 [0-9]{3} /)
+      expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe('')
+    },
+  )
+
   it('keeps serving a plain request after all of these', async () => {
     const pets = await target.send({
       method: 'GET',
