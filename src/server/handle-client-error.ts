@@ -57,6 +57,9 @@ export const handleClientError = (
     socket.end()
     return
   }
+  // Bytes after a `Connection: close` request: that request's answer, still to come, ends the
+  // connection. Answering here as well would put a second response on the wire first.
+  if (code === 'HPE_CLOSED_CONNECTION') return
   if (
     !socket.writable ||
     code === 'ECONNRESET' ||

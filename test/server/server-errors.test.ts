@@ -98,6 +98,15 @@ describe('errors the server produces before the API sees a request', () => {
     },
   )
 
+  it('answers a Connection: close request once, ignoring bytes after it (found by the fuzz suite)', async () => {
+    const { text } = await sendRaw(
+      target.origin,
+      `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: x\r\n${auth}Connection: close\r\n\r\n{"junk":1}`,
+    )
+    expect(text).toMatch(/^HTTP\/1\.1 200 /)
+    expect(text.match(/HTTP\/1\.1 /g)).toHaveLength(1)
+  })
+
   it('keeps serving a plain request after all of these', async () => {
     const pets = await target.send({
       method: 'GET',

@@ -26,7 +26,11 @@ export const sendHttp = (
         port: Number(port),
         method: input.method ?? 'GET',
         path: input.path,
-        headers: input.headers ?? {},
+        // Framed like any client would: node's client sends a DELETE's body without Content-Length.
+        headers:
+          input.body === undefined
+            ? (input.headers ?? {})
+            : { 'content-length': String(Buffer.byteLength(input.body)), ...input.headers },
         setHost: input.headers?.host === undefined,
         agent: false,
       },
