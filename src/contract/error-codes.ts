@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   unknown_scenario: 400,
   internal_error: 500,
   service_unavailable: 503,
+  session_limit_reached: 503,
   id_space_exhausted: 507,
   // The standalone server, before a request reaches the API (contract §15).
   uri_too_long: 414,

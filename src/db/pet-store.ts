@@ -1,22 +1,12 @@
 import { Collection } from '@msw/data'
 import { LIMITS } from '../contract/limits.js'
 import { type NewPet, PET_STATUSES, type Pet, PetSchema, type PetStatus } from '../contract/pet.js'
+import { IdSpaceExhaustedError } from './id-space-exhausted-error.js'
+import type { ListPetsQuery, PetPage, PetRecords } from './pet-records.js'
 import { type SeedOptions, seedPets } from './seed-pets.js'
 import { SortedIds } from './sorted-ids.js'
 
-export interface PetPage {
-  pets: Pet[]
-  /** Pets matching the filter, on every page. */
-  total: number
-  /** The id to continue after, when more pets follow. */
-  nextAfterId: number | undefined
-}
-
-export interface ListPetsQuery {
-  status?: PetStatus | undefined
-  afterId?: number | undefined
-  limit: number
-}
+export type { ListPetsQuery, PetPage } from './pet-records.js'
 
 /** The whole content of a store, as a data file keeps it. */
 export interface PetStoreSnapshot {
@@ -34,7 +24,7 @@ export type PetStoreListener = (change: { type: 'create'; pet: Pet }) => void | 
  * Speaks records and `undefined`; HTTP lives in src/handlers.
  * See docs/decisions/0001-collection-with-indexes.md.
  */
-export class PetStore {
+export class PetStore implements PetRecords {
   readonly collection = new Collection({ schema: PetSchema })
   private readonly byId = new Map<number, Pet>()
   private readonly all = new SortedIds()
@@ -50,11 +40,6 @@ export class PetStore {
     await store.load({ nextId: 1, pets: [] })
     for (const pet of seedPets(options)) await store.insert(pet)
     return store
-  }
-
-  /** True once no id up to 2^53 - 1 is left: `create` would throw a RangeError. */
-  get exhausted(): boolean {
-    return this.nextId > LIMITS.maxId
   }
 
   get count(): number {
@@ -112,8 +97,7 @@ export class PetStore {
 
   private insert(newPet: NewPet): Promise<Pet> {
     // The id is taken synchronously, so concurrent creates never share one.
-    if (this.exhausted)
-      return Promise.reject(new RangeError('Failed to create a pet: no id is left.'))
+    if (this.nextId > LIMITS.maxId) return Promise.reject(new IdSpaceExhaustedError())
     const id = this.nextId++
     return this.add({ id, ...newPet })
   }

@@ -1,18 +1,29 @@
 /**
- * Secrets kept out of everything the sandbox records: the request journal,
- * the server's log and the dashboard (contract §14). See SECURITY.md.
+ * Contract §14: secrets are redacted wherever they could be recorded (the
+ * journal, the request log, HAR files, the dashboard). See SECURITY.md.
  *
- * Headers: `Authorization` and `Proxy-Authorization` keep their scheme and a
- * hint of the credential (`Bearer sand…(redacted)`); `X-Api-Key` keeps the
- * hint; `Cookie` keeps the cookie names only; any other header whose name
- * reads as a key, token, secret or password (the rule below) is `(redacted)`.
+ * Headers (names lower-cased): `Authorization` and `Proxy-Authorization` keep
+ * their scheme and a hint of the credential (`Bearer sand…(redacted)`);
+ * `X-Api-Key` keeps the hint; `Cookie` keeps the cookie names
+ * (`sid=(redacted)`); `Set-Cookie` and any other header whose name reads as a
+ * key, token, secret or password (the rule below) become `(redacted)`.
  *
- * Query parameters: a parameter whose name, split into words at `-`, `_`,
- * `.` and camelCase humps, ends in `key`, `apikey`, `token`, `secret`,
+ * Query parameters: a parameter whose name, split into words at `-`, `_`, `.`
+ * and camelCase humps, ends in `key`, `apikey`, `token`, `secret`,
  * `password`, `passwd`, `pwd`, `signature`, `sig`, `auth`, `credential` or
  * `credentials` (`api_key`, `apiKey`, `key`, `token`, `access_token`,
- * `X-Amz-Signature`, `client_secret`...) keeps its name; its value becomes `(redacted)`.
+ * `session_token`, `X-Amz-Signature`, `client_secret`...) keeps its name; its
+ * value becomes `(redacted)`.
  */
+
+/** Headers whose values are credentials. */
+export const SECRET_HEADERS: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+])
 
 const SECRET_WORDS = new Set([
   'key',
@@ -31,7 +42,7 @@ const SECRET_WORDS = new Set([
 
 const REDACTED = '(redacted)'
 
-/** True when a header or parameter name reads as a secret's (see the rule above). */
+/** True when a header or query parameter name reads as a secret's (see the rule above). */
 export const isSecretName = (name: string): boolean => {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -44,15 +55,21 @@ export const isSecretName = (name: string): boolean => {
 
 /** At most four characters, and never more than half, of a credential. */
 const hint = (token: string): string =>
-  token === ''
-    ? REDACTED
-    : `${token.slice(0, Math.min(4, Math.floor(token.length / 2)))}…${REDACTED}`
+  `${token.slice(0, Math.min(4, Math.floor(token.length / 2)))}…${REDACTED}`
 
-const redactCredentials = (value: string): string => {
-  const trimmed = value.trim()
-  const space = trimmed.indexOf(' ')
+/**
+ * Keeps `Bearer sandbox-free` as `Bearer sand…(redacted)`: enough to tell keys
+ * apart, not to reuse one. At most half of a short token is kept, so a key of
+ * four characters or fewer never appears whole.
+ *
+ * @example
+ * redactCredential('Bearer sandbox-free') // 'Bearer sand…(redacted)'
+ */
+export const redactCredential = (value: string): string => {
+  const space = value.indexOf(' ')
   if (space === -1) return REDACTED
-  return `${trimmed.slice(0, space)} ${hint(trimmed.slice(space + 1).trim())}`
+  const scheme = value.slice(0, space)
+  return `${scheme} ${hint(value.slice(space + 1).trim())}`
 }
 
 const redactCookie = (value: string): string =>
@@ -64,67 +81,69 @@ const redactCookie = (value: string): string =>
     })
     .join('; ')
 
-/** One header's value as it may be recorded. */
+/** One header's value as it may be recorded; `name` in any case. */
 export const redactHeader = (name: string, value: string): string => {
   switch (name.toLowerCase()) {
     case 'authorization':
     case 'proxy-authorization':
-      return redactCredentials(value)
+      return redactCredential(value)
     case 'x-api-key':
-      return hint(value.trim())
+      return value.trim() === '' ? REDACTED : hint(value.trim())
     case 'cookie':
       return redactCookie(value)
+    case 'set-cookie':
+      return REDACTED
     default:
       return isSecretName(name) ? REDACTED : value
   }
 }
 
 /**
- * A copy of `headers` safe to record.
+ * A copy of request or response headers with credentials redacted; names lower-cased.
  *
  * @example
- * redactHeaders({ authorization: 'Bearer sandbox-free', cookie: 'sid=abc' })
- * // { authorization: 'Bearer sand…(redacted)', cookie: 'sid=(redacted)' }
+ * redactHeaders({ Authorization: 'Bearer sandbox-free', Cookie: 'a=b' })
+ * // { authorization: 'Bearer sand…(redacted)', cookie: 'a=(redacted)' }
  */
-export const redactHeaders = <V extends string | readonly string[] | undefined>(
-  headers: Readonly<Record<string, V>>,
-): Record<string, V> => {
-  const out: Record<string, V> = {}
+export const redactHeaders = (
+  headers: Readonly<Record<string, string | undefined>>,
+): Record<string, string> => {
+  const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) out[name] = value
-    else if (typeof value === 'string') out[name] = redactHeader(name, value) as V
-    else out[name] = (value as readonly string[]).map((v) => redactHeader(name, v)) as unknown as V
+    if (value !== undefined) out[name.toLowerCase()] = redactHeader(name, value)
   }
   return out
 }
 
 const decodeName = (raw: string): string => {
   try {
-    return decodeURIComponent(raw.replace(/\+/g, ' '))
+    return decodeURIComponent(raw.replaceAll('+', ' '))
   } catch {
+    // A malformed name is kept as sent.
     return raw
   }
 }
 
 /**
- * A path and query safe to record: the value of every secret-named query
- * parameter replaced, everything else byte for byte as sent.
+ * A URL (absolute, or a path with a query) with the values of secret-named
+ * query parameters replaced by `(redacted)`; anything else is kept byte for byte.
  *
  * @example
- * redactUrl('/v1/pets?limit=5&api_key=abc') // '/v1/pets?limit=5&api_key=(redacted)'
+ * redactUrl('/v1/pets?api_key=abc&limit=5') // '/v1/pets?api_key=(redacted)&limit=5'
  */
-export const redactUrl = (pathAndQuery: string): string => {
-  const query = pathAndQuery.indexOf('?')
-  if (query === -1) return pathAndQuery
-  const hash = pathAndQuery.indexOf('#', query)
-  const search = pathAndQuery.slice(query + 1, hash === -1 ? undefined : hash)
-  const redacted = search
-    .split('&')
-    .map((pair) => {
-      const eq = pair.indexOf('=')
-      const name = eq === -1 ? pair : pair.slice(0, eq)
-      return eq !== -1 && isSecretName(decodeName(name)) ? `${name}=${REDACTED}` : pair
-    })
-    .join('&')
-  return `${pathAndQuery.slice(0, query + 1)}${redacted}${hash === -1 ? '' : pathAndQuery.slice(hash)}`
+export const redactUrl = (url: string): string => {
+  const query = url.indexOf('?')
+  if (query === -1) return url
+  const hash = url.indexOf('#', query)
+  const search = url.slice(query + 1, hash === -1 ? undefined : hash)
+  let changed = false
+  const parts = search.split('&').map((part) => {
+    const eq = part.indexOf('=')
+    const rawName = eq === -1 ? part : part.slice(0, eq)
+    if (eq === -1 || !isSecretName(decodeName(rawName))) return part
+    changed = true
+    return `${rawName}=${REDACTED}`
+  })
+  if (!changed) return url
+  return `${url.slice(0, query + 1)}${parts.join('&')}${hash === -1 ? '' : url.slice(hash)}`
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import { ApiError } from '../core/api-error.js'
+import { ApiError } from '../http/api-error.js'
 import { SERVER_LIMITS } from './server-limits.js'
 
 const headBytes = (req: IncomingMessage): number => {

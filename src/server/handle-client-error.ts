@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { ApiError } from '../core/api-error.js'
+import { ApiError } from '../http/api-error.js'
 
 /**
  * Writes an Error answer straight to a socket and closes it: for requests

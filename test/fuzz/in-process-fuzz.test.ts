@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createInProcessTarget } from '../support/in-process-target.js'
+import { createInProcessTarget } from '../conformance/targets/in-process-target.js'
 import { answerProblems, apiRequest, asFetchSends, fuzzParameters } from './fuzz-support.js'
 
 // Random requests through the MSW handlers in this process (setupServer), replayable by seed.

@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createPlaywrightTarget } from '../browser/playwright-target.js'
-import { launchChromium } from '../browser/support/launch-chromium.js'
-import type { ConformanceTarget } from '../conformance/target.js'
+import type { ConformanceTarget } from '../conformance/parts/target.js'
+import { createPlaywrightTarget } from '../conformance/targets/playwright-target.js'
+import { launchChromium } from '../support/browser/launch-chromium.js'
 import { answerProblems, apiRequest, asFetchSends, fuzzParameters } from './fuzz-support.js'
 
 // Random requests from a real Chromium page through the Playwright entry (installSandbox).

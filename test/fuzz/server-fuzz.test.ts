@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttpTarget } from '../server/http-target.js'
+import { createHttpTarget } from '../conformance/targets/http-target.js'
 import { sendHttp } from '../server/support/send-raw.js'
 import { answerProblems, apiRequest, fuzzParameters } from './fuzz-support.js'
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttpTarget } from './http-target.js'
+import { createHttpTarget } from '../conformance/targets/http-target.js'
 
 const target = createHttpTarget()
 beforeAll(() => target.start())

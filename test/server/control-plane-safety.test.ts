@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttpTarget } from './http-target.js'
+import { createHttpTarget } from '../conformance/targets/http-target.js'
 import { sendHttp } from './support/send-raw.js'
 
 // Contract §14: no web page on another origin, and no rebinding host name, reaches /__sandbox.

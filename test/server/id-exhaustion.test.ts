@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readDataFile } from '../../src/server/data-file/read-data-file.js'
-import { createHttpTarget } from './http-target.js'
+import { createHttpTarget } from '../conformance/targets/http-target.js'
 
 // Regression (issue 10 point 6): at nextId 2^53 - 1 creates answered 500 and the server wrote
 // a nextId it then refused to start on.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttpTarget } from './http-target.js'
+import { createHttpTarget } from '../conformance/targets/http-target.js'
 
 // Issue 10 point 9: GET /__sandbox/keys and the dashboard showed generated keys in full.
 const target = createHttpTarget({ keys: { 'team-key-1': 'pro' } })

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatLogLine, type RequestLogEntry } from '../../src/server/format-log-line.js'
-import { createHttpTarget } from './http-target.js'
+import { createHttpTarget } from '../conformance/targets/http-target.js'
 import { sendHttp, sendRaw } from './support/send-raw.js'
 
 // Issue 10 points 8 and 9: the request log is one safe line per request, without secrets.
@@ -60,6 +60,7 @@ describe('the request log', () => {
       ms: 1,
       scenario: '\u2028x',
       plan: 'free\r',
+      session: 'a\u001bb',
     }
     expect(formatLogLine(entry, new Date(0))).not.toMatch(CONTROL)
   })

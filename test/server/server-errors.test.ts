@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttpTarget } from './http-target.js'
+import { createHttpTarget } from '../conformance/targets/http-target.js'
 import { jsonOf, sendRaw } from './support/send-raw.js'
 
 // Contract §15 and issue 10 point 5: every error the server itself produces is a JSON Error.

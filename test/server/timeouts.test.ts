@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttpTarget } from './http-target.js'
+import { createHttpTarget } from '../conformance/targets/http-target.js'
 import { sendRaw } from './support/send-raw.js'
 
 // Issue 10 point 4: node checked its timeouts every 30 s, so "10 s" meant 10 to 40 s.

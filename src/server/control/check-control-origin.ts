@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { isIP } from 'node:net'
-import { ApiError } from '../../core/api-error.js'
+import { ApiError } from '../../http/api-error.js'
 
 /** The host name of a `Host` header: lower case, without the port, brackets or a trailing dot. */
 export const hostNameOf = (host: string): string => {

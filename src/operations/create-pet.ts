@@ -1,0 +1,28 @@
+import { NewPetSchema } from '../contract/pet.js'
+import { IdSpaceExhaustedError } from '../db/id-space-exhausted-error.js'
+import { ApiError } from '../http/api-error.js'
+import { jsonResponse } from '../http/json-response.js'
+import { readJson } from '../http/read-json.js'
+import { defineOperation } from './operation.js'
+
+/**
+ * POST /pets (createPet): validates a NewPet, listing every problem in
+ * `details`, and answers 201 with the stored Pet and its `Location`.
+ */
+export const createPet = defineOperation({
+  id: 'createPet',
+  method: 'POST',
+  path: '/pets',
+  async run({ request, url, store, settings }) {
+    const newPet = readJson(request, NewPetSchema, {
+      subject: 'The pet',
+      notAnObject: 'The request body must be a JSON object (a NewPet).',
+    })
+    const pet = await Promise.resolve(store.create(newPet)).catch((error: unknown) => {
+      if (error instanceof IdSpaceExhaustedError)
+        throw new ApiError('id_space_exhausted', 'No pet id below 2^53 is left; reset the sandbox.')
+      throw error
+    })
+    return jsonResponse(201, pet, { Location: `${url.origin}${settings.basePath}/pets/${pet.id}` })
+  },
+})
