@@ -35,8 +35,20 @@ if (command.kind === 'version') {
   process.exit(0)
 }
 
-const { port, host, quiet, dataFile, adminToken, allowedHosts, basePath, seed, pets, scenario } =
-  command
+const {
+  port,
+  host,
+  quiet,
+  dataFile,
+  adminToken,
+  allowedHosts,
+  basePath,
+  seed,
+  pets,
+  scenario,
+  sessionTtlMs,
+  maxSessions,
+} = command
 let app: ReturnType<typeof createSandboxServer>
 try {
   app = createSandboxServer({
@@ -47,6 +59,8 @@ try {
     adminToken,
     allowedHosts,
     baseUrl: basePath,
+    sessionTtlMs,
+    maxSessions,
     onRequest: quiet ? undefined : (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
   })
 } catch (error) {

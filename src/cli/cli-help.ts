@@ -15,6 +15,9 @@ Options:
       --allowed-host H   a Host name the control API answers besides localhost and
                          loopback addresses (repeatable; guards against DNS rebinding)
       --base-path PATH   where the API lives (default /v1)
+      --session-ttl T    drop a session idle this long (default 1h; 90, 90s, 30m, 2h)
+      --max-sessions N   most sessions alive, default included (default 1000; the least
+                         recently used is dropped past it)
   -q, --quiet            no request log
   -h, --help             this help
   -v, --version          the version

@@ -16,15 +16,6 @@
  * value becomes `(redacted)`.
  */
 
-/** Headers whose values are credentials. */
-export const SECRET_HEADERS: ReadonlySet<string> = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
-])
-
 const SECRET_WORDS = new Set([
   'key',
   'apikey',
