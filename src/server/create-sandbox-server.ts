@@ -11,8 +11,12 @@ import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js
 import { answerWithMswHandlers } from './answer-with-msw-handlers.js'
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { checkRequestHead } from './check-request-head.js'
+import { checkControlOrigin } from './control/check-control-origin.js'
 import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-request.js'
 import { createCorsHandler } from './create-cors-handler.js'
+import { createDashboard } from './dashboard/create-dashboard.js'
+import { DASHBOARD_HEADERS } from './dashboard/dashboard-headers.js'
+import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
 import { handleClientError, markAnswered, writeErrorAndClose } from './handle-client-error.js'
@@ -63,6 +67,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     ...sandboxOptions
   } = options
   const sandbox = createSandboxCore(sandboxOptions)
+  const dashboard = createDashboard({ sandbox, adminToken })
   const basePath = sandbox.basePath
   const held = createHeldAnswers(maxHoldMs)
   const applyCors = corsOptions === false ? () => false : createCorsHandler(corsOptions)
@@ -100,6 +105,16 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     const path = pathOf(target)
     // Before CORS: the control API sends no Access-Control-Allow-* header at all (contract §14).
     if (belowBasePath(path, CONTROL_PREFIX) !== undefined) {
+      // Host and Origin first, for the dashboard's routes as for the control API's (contract §14).
+      const foreign = checkControlOrigin(req, allowedHosts)
+      if (foreign !== undefined) {
+        writeNow(res, {
+          ...foreign.toResponse(),
+          headers: { ...DASHBOARD_HEADERS, ...foreign.toResponse().headers },
+        })
+        return
+      }
+      if (handleDashboardRequest(dashboard, req, res)) return
       await handleControlRequest(control, req, res)
       return
     }
@@ -176,6 +191,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     server,
     async listen(port = 4010, host = '127.0.0.1') {
       openApiDocument = await readFile(OPENAPI_URL, 'utf8').catch(() => undefined)
+      await dashboard.load()
       if (dataFile !== undefined) data = await attachDataFile(sandbox, dataFile)
       else await sandbox.ready
       await new Promise<void>((resolve, reject) => {
@@ -198,6 +214,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
         const sweep = setInterval(() => server.closeIdleConnections(), 50)
         const cut = setTimeout(() => server.closeAllConnections(), shutdownGraceMs ?? 10_000)
         held.releaseAll()
+        dashboard.close()
         await closed
         clearInterval(sweep)
         clearTimeout(cut)

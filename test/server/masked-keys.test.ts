@@ -22,10 +22,6 @@ describe('keys created at run time', () => {
     expect(list.map((k) => k.key)).toEqual(
       expect.arrayContaining(['sandbox-free', 'sandbox-enterprise', 'team-key-1']),
     )
-    const page = await (await fetch(`${target.origin}/__sandbox/`)).text()
-    expect(page).not.toContain(created.key)
-    expect(page).toContain(`${created.key.slice(0, 15)}…`)
-    expect(page).toContain('team-key-1')
     // The full key still works and can still be revoked.
     const used = await target.send({
       method: 'GET',
