@@ -13,6 +13,7 @@ const BENCHMARKS: ReadonlyArray<{
     load: () => import('./rate-limit.js'),
   },
   { name: 'standalone server vs bare node:http', load: () => import('./server.js') },
+  { name: 'soak: minutes of mixed traffic, RSS sampled', load: () => import('./soak.js') },
 ]
 
 for (const bench of BENCHMARKS) {

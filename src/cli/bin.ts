@@ -66,6 +66,7 @@ try {
     maxSessions: settings.maxSessions,
     dataFile,
     adminToken,
+    allowedHosts: settings.allowedHosts,
     baseUrl: basePath,
     onRequest: quiet ? undefined : (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
   })

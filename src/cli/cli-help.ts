@@ -37,6 +37,9 @@ Options:
       --key NAME=PLAN    add a key (repeatable); NAME=enterprise:PER_MIN:PER_DAY for custom limits
       --data FILE        keep the pets in FILE (created when absent; written on every change)
       --admin-token T    open the control API to callers sending "Authorization: Bearer T"
+                         (env PETSTORE_SANDBOX_ADMIN_TOKEN keeps it out of the process list)
+      --allowed-host H   a Host name the control API answers besides localhost and
+                         loopback addresses (repeatable; guards against DNS rebinding)
       --base-path PATH   where the API lives (default /v1)
       --session-ttl T    drop a session idle this long (default 1h; 90, 90s, 30m, 2h)
       --max-sessions N   most sessions alive, default included (default 1000; the least

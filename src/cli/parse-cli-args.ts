@@ -32,6 +32,7 @@ const OPTIONS = {
   key: { type: 'string', multiple: true },
   data: { type: 'string' },
   'admin-token': { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
   'base-path': { type: 'string' },
   'session-ttl': { type: 'string' },
   'max-sessions': { type: 'string' },
@@ -97,6 +98,23 @@ const readText = (source: Sourced | undefined, schema: z.ZodType<string>) => {
 
 const readDuration = (source: Sourced | undefined, schema: z.ZodType<number>) =>
   source === undefined ? undefined : check(schema, parseDuration(source.text), source)
+
+// Repeatable: the flags, else the environment variable's list (commas or spaces).
+const readList = (
+  flag: string,
+  values: readonly string[] | undefined,
+  env: Env,
+  schema: z.ZodType<string>,
+): string[] | undefined => {
+  const envName = envNameOf(flag)
+  const fromFlags = values?.map((text) => ({ text, label: `--${flag}` }))
+  const fromVariable = fromEnv(env, envName)
+    ?.text.split(/[\s,]+/)
+    .filter((part) => part !== '')
+    .map((text) => ({ text, label: envName }))
+  const sources = fromFlags ?? fromVariable
+  return sources?.map((source) => check(schema, source.text, source))
+}
 
 const readBoolean = (flagSet: boolean, env: Env, name: string): boolean | undefined => {
   if (flagSet) return true
@@ -191,6 +209,7 @@ export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand
     scenario: readText(pick('scenario', values.scenario, env), s.scenario),
     dataFile: readText(pick('data', values.data, env), s.data),
     adminToken: readText(pick('admin-token', values['admin-token'], env), s.adminToken),
+    allowedHosts: readList('allowed-host', values['allowed-host'], env, s.allowedHost),
     basePath: readText(pick('base-path', values['base-path'], env), s.basePath),
     sessionTtlMs: readDuration(pick('session-ttl', values['session-ttl'], env), s.sessionTtlMs),
     maxSessions: readInteger(pick('max-sessions', values['max-sessions'], env), s.maxSessions),

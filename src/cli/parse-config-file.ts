@@ -18,6 +18,7 @@ export const CONFIG_FILE_SCHEMA = z.strictObject({
   keys: s.keys.optional(),
   data: s.data.optional(),
   adminToken: s.adminToken.optional(),
+  allowedHosts: z.array(s.allowedHost, { error: 'must be a list of host names' }).optional(),
   basePath: s.basePath.optional(),
   quiet: s.quiet.optional(),
   sessionTtl: s.sessionTtl.optional(),

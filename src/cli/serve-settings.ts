@@ -9,6 +9,8 @@ export interface ServeSettings {
   scenario: string | undefined
   dataFile: string | undefined
   adminToken: string | undefined
+  /** Host names the control API answers besides loopback ones (`--allowed-host`, repeatable). */
+  allowedHosts: string[] | undefined
   basePath: string | undefined
   /** Idle time before a session is dropped, in ms. */
   sessionTtlMs: number | undefined
@@ -53,6 +55,7 @@ export const resolveServeSettings = (sources: readonly ServeInput[]): ServeSetti
     scenario: first('scenario'),
     dataFile: first('dataFile'),
     adminToken: first('adminToken'),
+    allowedHosts: first('allowedHosts'),
     basePath: first('basePath'),
     sessionTtlMs: first('sessionTtlMs'),
     maxSessions: first('maxSessions'),

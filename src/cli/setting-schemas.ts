@@ -66,6 +66,11 @@ export const SETTING_SCHEMAS = {
   adminToken: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9\-._~+/]+=*$/, {
     error: 'use letters, digits and - . _ ~ + / only (it is sent as a bearer token)',
   }),
+  allowedHost: z
+    .string({ error: 'must be a string' })
+    .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)$/, {
+      error: 'is not a host name or address (no scheme, port or path)',
+    }),
   basePath: z
     .string({ error: 'must be a string' })
     .regex(/^(\/[A-Za-z0-9._~-]+)+\/?$/, { error: 'must be a path such as /v1' }),

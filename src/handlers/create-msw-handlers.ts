@@ -55,11 +55,16 @@ export const toSandboxRequest = async (request: Request): Promise<SandboxRequest
 })
 
 /** Turns the core's plain response into what an MSW resolver returns. */
-export const toMswResponse = async (response: SandboxResponse): Promise<Response> => {
+export const toMswResponse = async (
+  response: SandboxResponse,
+  method = 'GET',
+): Promise<Response> => {
   if (response.delayMs !== undefined && response.delayMs > 0) await sleep(response.delayMs)
   // A Response of type "error" is how MSW fails the connection.
   if (response.fault !== undefined) return Response.error()
-  return new Response(response.body, { status: response.status, headers: response.headers })
+  // HEAD: the same status and headers as GET, never a body (contract §15).
+  const body = method === 'HEAD' ? null : response.body
+  return new Response(body, { status: response.status, headers: response.headers })
 }
 
 /**
@@ -70,21 +75,28 @@ export const toMswResponse = async (response: SandboxResponse): Promise<Response
  * sandbox's answer for what nobody took (401, 429 or 404 route_not_found).
  */
 export const createMswHandlers = (options: MswHandlersOptions): RequestHandler[] => {
-  const prefix = options.origin ?? '*'
   const own = options.handlers ?? []
-  const resolverFor =
-    (handleOptions: HandleOptions) =>
-    async ({ request }: { request: Request }) => {
+  const catchAll = (handleOptions: HandleOptions): HttpHandler =>
+    http.all(matchBasePath(options.origin, options.basePath), async ({ request }) => {
       // MSW hands every handler the same Request: when the user's handlers may
       // come next, read a clone and leave them the body.
       const readable = handleOptions.passUnknownRoutes === true ? request.clone() : request
       const response = await options.handle(await toSandboxRequest(readable), handleOptions)
-      return response === null ? undefined : toMswResponse(response)
-    }
-  const catchAll = (handleOptions: HandleOptions): HttpHandler[] => [
-    http.all(`${prefix}${options.basePath}`, resolverFor(handleOptions)),
-    http.all(`${prefix}${options.basePath}/*`, resolverFor(handleOptions)),
-  ]
-  if (own.length === 0) return catchAll({})
-  return [...catchAll({ passUnknownRoutes: true }), ...own, ...catchAll({})]
+      return response === null ? undefined : toMswResponse(response, request.method)
+    })
+  if (own.length === 0) return [catchAll({})]
+  return [catchAll({ passUnknownRoutes: true }), ...own, catchAll({})]
 }
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+
+/**
+ * A RegExp without capture groups, rather than a path pattern: msw decodes a
+ * pattern's parameters with decodeURIComponent and threw URIError on `%ff`
+ * before the sandbox saw the request (issue 10). The core decodes and answers.
+ */
+const matchBasePath = (origin: string | undefined, basePath: string): RegExp =>
+  new RegExp(
+    `^${origin === undefined ? '[a-z][a-z0-9+.-]*://[^/?#]*' : escapeRegExp(origin)}${escapeRegExp(basePath)}(?:/[^?#]*)?$`,
+    'i',
+  )
