@@ -3,11 +3,16 @@ import type { SandboxResponse } from '../http/types.js'
 import { type Answer, type HandleOptions, handleRequest } from '../pipeline/handle-request.js'
 import type { PipelineContext } from '../pipeline/pipeline-context.js'
 import { builtInScenarios } from '../scenarios/built-in-scenarios.js'
-import { createScenarioRegistry } from '../scenarios/scenario-registry.js'
+import { createScenarioRegistry, type ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { Listener } from '../state/emitter.js'
 import { createMemoryState } from '../state/memory-state.js'
 import type { SandboxEvents } from '../state/sandbox-events.js'
-import { DEFAULT_SESSION, SESSION_ID } from '../state/sandbox-state.js'
+import {
+  DEFAULT_SESSION,
+  type SandboxState,
+  SESSION_ID,
+  type SessionSummary,
+} from '../state/sandbox-state.js'
 import { type HandleInput, normalizeRequest } from './normalize-request.js'
 import { resolveOptions } from './resolve-options.js'
 import type { SandboxOptions } from './sandbox-options.js'
@@ -16,17 +21,7 @@ import { createSessionControls, type SessionControls } from './session-controls.
 export type { ScenarioInfo, SessionControls } from './session-controls.js'
 
 /** A session as `sessions.list()` shows it. */
-export interface SessionInfo {
-  id: string
-  /** Pets in the session's own store. */
-  pets: number
-  /** The sticky scenario. */
-  scenario: string
-  /** Requests in the session's journal (at most the journal's size). */
-  requests: number
-  /** When the session was last used, ISO time (real time). */
-  lastUsed: string
-}
+export type SessionInfo = SessionSummary
 
 /** A running sandbox without MSW: the runtime-free core, the default session's controls, and the other sessions. */
 export interface SandboxCore extends SessionControls {
@@ -46,6 +41,13 @@ export interface SandboxCore extends SessionControls {
   readonly events: {
     on<K extends keyof SandboxEvents>(type: K, listener: Listener<SandboxEvents[K]>): () => void
   }
+  /**
+   * The state seam behind the sandbox (every session, asynchronous calls): what
+   * the control API drives, so that a shared store plugs in without it changing.
+   */
+  readonly state: SandboxState
+  /** The scenarios, built-in and yours, shared by every session. */
+  readonly scenarios: ScenarioRegistry
   /** The controls of one session, created on first use (the same controls as the sandbox's own). */
   session(id: string): SessionControls
   readonly sessions: {
@@ -95,11 +97,12 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
     startScenario,
     sessionTtlMs: options.sessionTtlMs,
     maxSessions: options.maxSessions,
+    onError,
   })
   const ctx: PipelineContext = { settings, origin, scenarios, state, onError }
 
   const controlsOf = (id: string): SessionControls =>
-    createSessionControls({ id, state, scenarios, onError, resolve: () => state.session(id) })
+    createSessionControls({ id, state, scenarios, resolve: () => state.session(id) })
   const own = controlsOf(DEFAULT_SESSION)
   const answer = (request: HandleInput, handleOptions?: HandleOptions) =>
     handleRequest(ctx, normalizeRequest(request), handleOptions)
@@ -111,6 +114,8 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
     handle: async (request: HandleInput, handleOptions?: HandleOptions) =>
       (await answer(request, handleOptions))?.response ?? null,
     events: { on: state.events.on },
+    state,
+    scenarios,
     session(id: string): SessionControls {
       if (typeof id !== 'string' || !SESSION_ID.test(id)) {
         throw new TypeError(
@@ -121,14 +126,7 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
       return id === DEFAULT_SESSION ? own : controlsOf(id)
     },
     sessions: {
-      list: (): SessionInfo[] =>
-        state.sessions().map((session) => ({
-          id: session.id,
-          pets: session.pets.count,
-          scenario: session.sticky(),
-          requests: session.journal.list().length,
-          lastUsed: new Date(session.lastUsed).toISOString(),
-        })),
+      list: (): SessionInfo[] => state.listSessions(),
       drop(id: string): boolean {
         if (id === DEFAULT_SESSION)
           throw new TypeError(

@@ -51,54 +51,29 @@ export interface SessionControls {
   readonly db: { readonly pets: PetStore }
 }
 
-const report = (promise: Promise<void>, onError: (error: unknown) => void): void => {
-  promise.catch(onError)
-}
-
 /**
- * The controls of a session over the state, emitting the sandbox's events
- * (extensions follow those; nothing wraps these methods).
+ * The synchronous controls of a session held in memory. They delegate to the
+ * state, which emits the sandbox's events (extensions follow those; nothing
+ * wraps these methods).
  *
  * @example
- * const controls = createSessionControls({ state, scenarios, onError, resolve: () => state.session('w1') })
+ * const controls = createSessionControls({ id: 'w1', state, scenarios, resolve: () => state.session('w1') })
  */
 export const createSessionControls = (input: {
   id: string
   state: MemoryState
   scenarios: ScenarioRegistry
-  onError: (error: unknown) => void
   /** The session behind the controls (created again if it was dropped meanwhile). */
   resolve: () => MemorySessionState
 }): SessionControls => {
-  const { id, state, scenarios, onError, resolve } = input
-  const emitClock = (session: MemorySessionState): void =>
-    report(
-      state.events.emit('clock', {
-        session: id,
-        now: session.clock.now(),
-        frozen: session.clock.frozen,
-      }),
-      onError,
-    )
+  const { id, state, scenarios, resolve } = input
   const clock: SandboxClock = {
-    now: () => resolve().clock.now(),
-    set(time) {
-      const session = resolve()
-      session.clock.set(time)
-      emitClock(session)
-    },
-    advance(ms) {
-      const session = resolve()
-      session.clock.advance(ms)
-      emitClock(session)
-    },
-    useRealTime() {
-      const session = resolve()
-      session.clock.useRealTime()
-      emitClock(session)
-    },
+    now: () => resolve().now(),
+    set: (time) => resolve().setClock(time),
+    advance: (ms) => resolve().advanceClock(ms),
+    useRealTime: () => resolve().useRealTime(),
     get frozen() {
-      return resolve().clock.frozen
+      return resolve().clock().frozen
     },
   }
   return {
@@ -114,18 +89,10 @@ export const createSessionControls = (input: {
             `Failed to create a key: session "${String(target)}" is not a session id (1-64 characters of A-Z a-z 0-9 . _ -).`,
           )
         }
-        const info = (target === id ? resolve() : state.session(target)).keys.create(options)
-        report(state.events.emit('keys', { session: target, type: 'create', key: info }), onError)
-        return info
+        return (target === id ? resolve() : state.session(target)).createKey(options)
       },
-      revoke(key) {
-        const keys = resolve().keys
-        const info = keys.lookup(key)
-        if (info === undefined || !keys.revoke(key)) return false
-        report(state.events.emit('keys', { session: id, type: 'revoke', key: info }), onError)
-        return true
-      },
-      list: () => resolve().keys.list(),
+      revoke: (key) => resolve().revokeKey(key),
+      list: () => resolve().listKeys(),
     },
     clock,
     scenario: {
@@ -138,14 +105,13 @@ export const createSessionControls = (input: {
           throw new TypeError(`Failed to set the scenario: ${error.message}`, { cause: error })
         }
         resolve().setSticky(name)
-        report(state.events.emit('scenario', { session: id, name }), onError)
       },
       list: () => scenarios.list().map(({ name, description }) => ({ name, description })),
       register: (scenario) => scenarios.register(scenario),
     },
     journal: {
-      list: () => resolve().journal.list(),
-      clear: () => resolve().journal.clear(),
+      list: () => resolve().listJournal(),
+      clear: () => resolve().clearJournal(),
     },
     db: {
       get pets() {

@@ -1,19 +1,30 @@
-import { type ApiKeyInfo, createKeyRegistry, type KeyRegistry } from '../auth/key-registry.js'
+import {
+  type ApiKeyInfo,
+  type CreateKeyOptions,
+  createKeyRegistry,
+  type KeyRegistry,
+} from '../auth/key-registry.js'
 import { createClock, type SandboxClock } from '../clock/clock.js'
 import { PetStore, type PetStoreSnapshot } from '../db/pet-store.js'
 import { DEFAULT_PET_COUNT, seedPets } from '../db/seed-pets.js'
 import { ApiError } from '../http/api-error.js'
-import { createJournal, type RequestJournal } from '../journal/journal.js'
+import { createJournal, type JournalEntry, type RequestJournal } from '../journal/journal.js'
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import { createRateLimiter, type RateLimiter } from '../rate-limit/rate-limiter.js'
 import { createEmitter } from './emitter.js'
 import type { SandboxEvents } from './sandbox-events.js'
-import { DEFAULT_SESSION, type SandboxState, type SessionState } from './sandbox-state.js'
+import {
+  DEFAULT_SESSION,
+  type SandboxState,
+  type SessionState,
+  type SessionSummary,
+} from './sandbox-state.js'
 import { createScenarioState } from './scenario-state.js'
 
 /** One session held in this process: the seam's synchronous implementation, plus its parts for the controls. */
 export interface MemorySessionState extends SessionState {
-  readonly clock: SandboxClock
+  /** The session's clock itself (reads; set it through `setClock`/`advanceClock`, which emit `clock`). */
+  readonly sandboxClock: SandboxClock
   readonly keys: KeyRegistry
   readonly limiter: RateLimiter
   readonly journal: RequestJournal
@@ -23,6 +34,16 @@ export interface MemorySessionState extends SessionState {
   lookupKey(key: string): ApiKeyInfo | undefined
   sticky(): string
   setSticky(name: string): void
+  clock(): { now: number; frozen: boolean }
+  setClock(time: Date | number | string): void
+  advanceClock(ms: number): void
+  useRealTime(): void
+  createKey(options: CreateKeyOptions): ApiKeyInfo
+  revokeKey(key: string): boolean
+  listKeys(): ApiKeyInfo[]
+  listJournal(): JournalEntry[]
+  clearJournal(): void
+  petCount(): number
   reset(): Promise<void>
   /** Real time (not the session's clock) of the last use, epoch ms. */
   readonly lastUsed: number
@@ -48,6 +69,8 @@ export interface MemoryStateOptions {
   sessionTtlMs?: number | undefined
   /** Most sessions alive at once, `default` included (default 1,000). */
   maxSessions?: number | undefined
+  /** Told about a failing event listener of a control call (default: ignored). */
+  onError?: ((error: unknown) => void) | undefined
 }
 
 /** The sessions of a sandbox held in this process. */
@@ -58,6 +81,7 @@ export interface MemoryState extends SandboxState {
   peekSession(id: string): MemorySessionState | undefined
   /** Every live session, `default` first, then least recently used first. */
   sessions(): MemorySessionState[]
+  listSessions(): SessionSummary[]
   /** Drops a session (not `default`); false when there is none. */
   dropSession(id: string): boolean
 }
@@ -111,9 +135,14 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
     let sticky = options.startScenario
     let lastUsed = realNow()
     let loading = pets.load(seededSnapshot())
+    const emit = <K extends keyof SandboxEvents>(type: K, event: SandboxEvents[K]): void => {
+      events.emit(type, event).catch(options.onError ?? (() => {}))
+    }
+    const clockChanged = (): void =>
+      emit('clock', { session: id, now: clock.now(), frozen: clock.frozen })
     const session: MemorySessionState = {
       id,
-      clock,
+      sandboxClock: clock,
       keys,
       limiter,
       journal,
@@ -129,7 +158,36 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
       sticky: () => sticky,
       setSticky(name) {
         sticky = name
+        emit('scenario', { session: id, name })
       },
+      clock: () => ({ now: clock.now(), frozen: clock.frozen }),
+      setClock(time) {
+        clock.set(time)
+        clockChanged()
+      },
+      advanceClock(ms) {
+        clock.advance(ms)
+        clockChanged()
+      },
+      useRealTime() {
+        clock.useRealTime()
+        clockChanged()
+      },
+      createKey(keyOptions) {
+        const info = keys.create(keyOptions)
+        emit('keys', { session: id, type: 'create', key: info })
+        return info
+      },
+      revokeKey(key) {
+        const info = keys.lookup(key)
+        if (info === undefined || !keys.revoke(key)) return false
+        emit('keys', { session: id, type: 'revoke', key: info })
+        return true
+      },
+      listKeys: () => keys.list(),
+      listJournal: () => journal.list(),
+      clearJournal: () => journal.clear(),
+      petCount: () => pets.count,
       store: (scenario) => scenarioState.store(scenario) ?? pets,
       random: (scenario) => scenarioState.random(scenario),
       record: (entry) => journal.record(entry),
@@ -204,6 +262,14 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
     },
     peekSession: (id) => (id === DEFAULT_SESSION ? defaultSession : others.get(id)),
     sessions: () => [defaultSession, ...others.values()],
+    listSessions: () =>
+      [defaultSession, ...others.values()].map((session) => ({
+        id: session.id,
+        pets: session.pets.count,
+        scenario: session.sticky(),
+        requests: session.journal.list().length,
+        lastUsed: new Date(session.lastUsed).toISOString(),
+      })),
     dropSession: drop,
   }
 }

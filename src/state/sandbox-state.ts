@@ -1,4 +1,4 @@
-import type { ApiKeyInfo } from '../auth/key-registry.js'
+import type { ApiKeyInfo, CreateKeyOptions } from '../auth/key-registry.js'
 import type { PlanLimits } from '../contract/plans.js'
 import type { PetRecords } from '../db/pet-records.js'
 import type { JournalEntry } from '../journal/journal.js'
@@ -40,6 +40,40 @@ export interface SessionState {
   random(scenario: Scenario): number
   /** Records an answered request; returns the entry with its number. */
   record(entry: Omit<JournalEntry, 'seq'>): Awaitable<JournalEntry>
+
+  // The controls (the control API awaits these; the in-memory ones are synchronous).
+  // Every mutation emits its event on the sandbox (`scenario`, `clock`, `keys`, `reset`).
+  /** Makes a scenario sticky (the caller has checked the name). */
+  setSticky(name: string): Awaitable<void>
+  clock(): Awaitable<{ now: number; frozen: boolean }>
+  /** Freezes the clock at this moment (epoch ms, Date or ISO string); throws a TypeError for a bad time. */
+  setClock(time: Date | number | string): Awaitable<void>
+  /** Freezes the clock at now + ms; throws a TypeError for a bad amount. */
+  advanceClock(ms: number): Awaitable<void>
+  useRealTime(): Awaitable<void>
+  /** Creates a run-time key bound to this session; throws KeyOptionError for bad options. */
+  createKey(options: CreateKeyOptions): Awaitable<ApiKeyInfo>
+  revokeKey(key: string): Awaitable<boolean>
+  listKeys(): Awaitable<ApiKeyInfo[]>
+  listJournal(): Awaitable<JournalEntry[]>
+  clearJournal(): Awaitable<void>
+  /** How many pets the session's own store holds. */
+  petCount(): Awaitable<number>
+  /** Back to the seeded pets, the start scenario, the real clock, fresh quotas, no run-time keys, an empty journal. */
+  reset(): Promise<void>
+}
+
+/** A session as listings show it. */
+export interface SessionSummary {
+  id: string
+  /** Pets in the session's own store. */
+  pets: number
+  /** The sticky scenario. */
+  scenario: string
+  /** Requests in the session's journal (at most the journal's size). */
+  requests: number
+  /** When the session was last used, ISO time (real time). */
+  lastUsed: string
 }
 
 /** The sessions of a sandbox and what they share. */
@@ -52,6 +86,10 @@ export interface SandboxState {
    * `session_limit_reached` when none can be dropped to make room.
    */
   session(id: string): Awaitable<SessionState>
+  /** Every live session, `default` first. */
+  listSessions(): Awaitable<SessionSummary[]>
+  /** Drops a session other than `default` with everything in it; false when there is none. */
+  dropSession(id: string): Awaitable<boolean>
 }
 
 /** The id every request uses unless it chooses another; never dropped. */

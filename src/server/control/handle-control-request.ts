@@ -9,8 +9,8 @@ import { type BodySchema, readJson } from '../../http/read-json.js'
 import { createRouter } from '../../http/router.js'
 import type { SandboxResponse } from '../../http/types.js'
 import { requestedSession } from '../../pipeline/select-session.js'
-import type { SandboxCore, SessionControls } from '../../sandbox/create-sandbox-core.js'
-import { DEFAULT_SESSION } from '../../state/sandbox-state.js'
+import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
+import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sandbox-state.js'
 import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { checkControlAccess } from './check-control-access.js'
@@ -32,22 +32,34 @@ interface ControlRequest {
   req: IncomingMessage
   url: URL
   params: Record<string, string>
-  /** The session the request selected (`__session` / `X-Sandbox-Session`), `default` otherwise. */
-  session: SessionControls
+  /** The session the request selected (`__session` / `X-Sandbox-Session`), `default` otherwise: the state seam, awaited. */
+  session: SessionState
   body<T>(schema: BodySchema<T>): Promise<T>
 }
 
 type ControlHandler = (ctx: ControlContext, request: ControlRequest) => Promise<SandboxResponse>
 
 const noContent = (): SandboxResponse => ({ status: 204, headers: {}, body: null })
-const clockBody = (session: SessionControls) => ({
-  now: new Date(session.clock.now()).toISOString(),
-  frozen: session.clock.frozen,
-})
-const scenarioBody = (session: SessionControls) => {
-  const name = session.scenario.get()
-  const all = session.scenario.list()
+const clockBody = async (session: SessionState) => {
+  const { now, frozen } = await session.clock()
+  return { now: new Date(now).toISOString(), frozen }
+}
+const scenarioBody = async (ctx: ControlContext, session: SessionState) => {
+  const name = await session.sticky()
+  const all = ctx.sandbox.scenarios.list().map(({ name, description }) => ({ name, description }))
   return { name, description: all.find((s) => s.name === name)?.description ?? '', scenarios: all }
+}
+
+/** A time the clock refuses (not a date, out of range): 400, and the clock is untouched. */
+const checkClock = async (call: () => unknown): Promise<void> => {
+  try {
+    await call()
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error
+    throw new ApiError('validation_failed', error.message, {
+      details: [{ field: '(body)', message: error.message }],
+    })
+  }
 }
 
 const ClockBodySchema = z
@@ -104,34 +116,40 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
     await session.reset()
     return noContent()
   })
-  .add('GET', '/scenario', async (_ctx, { session }) => jsonResponse(200, scenarioBody(session)))
-  .add('PUT', '/scenario', async (_ctx, { session, body }) => {
+  .add('GET', '/scenario', async (ctx, { session }) =>
+    jsonResponse(200, await scenarioBody(ctx, session)),
+  )
+  .add('PUT', '/scenario', async (ctx, { session, body }) => {
     const { name } = await body(ScenarioBodySchema)
-    try {
-      session.scenario.set(name)
-    } catch (error) {
-      // 400 unknown_scenario, naming the valid ones, as the registry words it.
-      throw error instanceof TypeError && error.cause instanceof ApiError ? error.cause : error
-    }
-    return jsonResponse(200, scenarioBody(session))
+    // 400 unknown_scenario, naming the valid ones, as the registry words it.
+    ctx.sandbox.scenarios.require(name)
+    await session.setSticky(name)
+    return jsonResponse(200, await scenarioBody(ctx, session))
   })
-  .add('GET', '/clock', async (_ctx, { session }) => jsonResponse(200, clockBody(session)))
+  .add('GET', '/clock', async (_ctx, { session }) => jsonResponse(200, await clockBody(session)))
   .add('POST', '/clock', async (_ctx, { session, body }) => {
-    const clock = await body(ClockBodySchema)
-    if (clock.advanceMs !== undefined) session.clock.advance(clock.advanceMs)
-    if (clock.now !== undefined) session.clock.set(clock.now)
-    return jsonResponse(200, clockBody(session))
+    const { advanceMs, now } = await body(ClockBodySchema)
+    if (advanceMs !== undefined) await checkClock(() => session.advanceClock(advanceMs))
+    if (now !== undefined) await checkClock(() => session.setClock(now))
+    return jsonResponse(200, await clockBody(session))
   })
-  .add('GET', '/keys', async (_ctx, { session }) => jsonResponse(200, session.keys.list()))
-  .add('POST', '/keys', async (_ctx, { session, body }) => {
-    const { plan, ...rest } = await body(KeyBodySchema)
+  .add('GET', '/keys', async (_ctx, { session }) => jsonResponse(200, await session.listKeys()))
+  .add('POST', '/keys', async (ctx, { session: selected, body }) => {
+    const { plan, session: target, ...rest } = await body(KeyBodySchema)
     if (!isPlanName(plan))
       throw new ApiError(
         'unknown_plan',
         `Unknown plan "${plan}". Use one of ${PLAN_NAMES.join(', ')}.`,
       )
+    if (target !== undefined && !SESSION_ID.test(target))
+      throw invalidParameter(
+        'session',
+        'must be a session id: 1-64 characters of A-Z a-z 0-9 . _ -',
+      )
+    // A key created with `session` lands in that session, whichever session the call selected.
+    const session = target === undefined ? selected : await ctx.sandbox.state.session(target)
     try {
-      const info = session.keys.create({ ...rest, plan })
+      const info = await session.createKey({ ...rest, plan })
       return jsonResponse(201, {
         key: info.key,
         plan: info.plan,
@@ -140,29 +158,30 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
       })
     } catch (error) {
       if (!(error instanceof KeyOptionError)) throw error
-      const field = /session/.test(error.message) ? 'session' : 'key'
       throw new ApiError('validation_failed', error.message, {
-        details: [{ field, message: error.message }],
+        details: [{ field: 'key', message: error.message }],
       })
     }
   })
   .add('DELETE', '/keys/{key}', async (_ctx, { session, params }) => {
     const key = pathParam(params.key, 'key')
-    if (!session.keys.revoke(key))
+    if (!(await session.revokeKey(key)))
       throw new ApiError('key_not_found', `No API key "${key}" exists.`)
     return noContent()
   })
-  .add('GET', '/requests', async (_ctx, { session }) => jsonResponse(200, session.journal.list()))
+  .add('GET', '/requests', async (_ctx, { session }) =>
+    jsonResponse(200, await session.listJournal()),
+  )
   .add('DELETE', '/requests', async (_ctx, { session }) => {
-    session.journal.clear()
+    await session.clearJournal()
     return noContent()
   })
-  .add('GET', '/sessions', async (ctx) => jsonResponse(200, ctx.sandbox.sessions.list()))
+  .add('GET', '/sessions', async (ctx) => jsonResponse(200, await ctx.sandbox.state.listSessions()))
   .add('DELETE', '/sessions/{id}', async (ctx, { params }) => {
     const id = pathParam(params.id, 'session id')
     if (id === DEFAULT_SESSION)
       throw invalidParameter('session', 'is "default", which is never dropped; reset it instead')
-    if (!ctx.sandbox.sessions.drop(id))
+    if (!(await ctx.sandbox.state.dropSession(id)))
       throw new ApiError('route_not_found', `No session "${id}" exists.`)
     return noContent()
   })
@@ -179,7 +198,7 @@ const answer = async (ctx: ControlContext, req: IncomingMessage): Promise<Sandbo
   if (match.kind === 'method-not-allowed')
     throw methodNotAllowed(method, `${CONTROL_PREFIX}${path}`, match.allow)
   const sessionId = requestedSession(url, req.headers as Record<string, string | undefined>)
-  const session = ctx.sandbox.session(sessionId ?? DEFAULT_SESSION)
+  const session = await ctx.sandbox.state.session(sessionId ?? DEFAULT_SESSION)
   let read: Promise<{ headers: IncomingMessage['headers']; body: Uint8Array | null }> | undefined
   const body = async <T>(schema: BodySchema<T>): Promise<T> => {
     read ??= readRequestBody(req, LIMITS.maxBodyBytes).then((result) => ({
