@@ -124,12 +124,28 @@ describe('the control API', () => {
   })
 
   it('resets pets, scenario, clock, keys and journal', async () => {
+    const created = await target.send({
+      method: 'POST',
+      path: '/pets',
+      headers: { authorization: 'Bearer sandbox-free', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Gone after reset', categoryId: 1 }),
+    })
+    expect(created.status).toBe(201)
     await target.control('PUT', '/scenario', { name: 'empty' })
     await target.control('POST', '/clock', { advanceMs: 5_000 })
     const { key } = (await target.control('POST', '/keys', { plan: 'pro' })) as { key: string }
+    expect(await target.control('GET', '/requests')).not.toEqual([])
     expect((await call('POST', '/reset')).status).toBe(204)
+    expect(await target.control('GET', '/requests')).toEqual([])
     expect(await target.control('GET', '/scenario')).toMatchObject({ name: 'default' })
     expect(await target.control('GET', '/clock')).toMatchObject({ frozen: false })
+    const listed = await target.send({
+      method: 'GET',
+      path: '/pets?limit=100',
+      headers: { authorization: 'Bearer sandbox-free' },
+    })
+    expect(listed.headers['x-total-count']).toBe('25')
+    expect(listed.body).not.toContain('Gone after reset')
     const revoked = await target.send({
       method: 'GET',
       path: '/pets',

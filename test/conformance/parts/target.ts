@@ -41,11 +41,6 @@ export interface ConformanceTarget {
    */
   send(request: WireRequest): Promise<WireResponse>
   controls: ConformanceControls
-  /** What the runtime can do; tests that need more are skipped there. */
-  capabilities: {
-    /** The runtime knows the client's address (separate anonymous buckets per address). */
-    clientAddress: boolean
-  }
   /**
    * The same runtime inside session `id` (contract §12): every request carries
    * `X-Sandbox-Session: <id>` and the controls act on that session only.
@@ -78,6 +73,5 @@ export const inSession = (
         : { 'x-sandbox-session': id, ...headers },
     }),
   controls,
-  capabilities: base.capabilities,
   session: (other) => base.session(other),
 })

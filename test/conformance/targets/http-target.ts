@@ -91,7 +91,6 @@ export const createHttpTarget = (options: SandboxServerOptions = {}): HttpTarget
       }
     },
     controls: httpControls(control),
-    capabilities: { clientAddress: true },
     // The control calls of a session carry the `__session` flag.
     session: (id) =>
       inSession(

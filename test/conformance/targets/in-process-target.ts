@@ -26,7 +26,6 @@ export const createInProcessTarget = (
       }
     },
     controls: localControls(sandbox),
-    capabilities: { clientAddress: false },
     session: (id) => inSession(target, id, localControls(sandbox.session(id))),
   }
   return target

@@ -36,7 +36,6 @@ export const createPlaywrightTarget = async (
     sandbox,
     send: (request) => sendFromPage(page, baseUrl, request),
     controls: localControls(sandbox),
-    capabilities: { clientAddress: false },
     session: (id) => inSession(target, id, localControls(sandbox.session(id))),
   }
   return target

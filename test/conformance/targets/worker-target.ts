@@ -36,7 +36,6 @@ export const createWorkerTarget = (getPage: () => Page, origin: string): Conform
     baseUrl,
     send: (request) => sendFromPage(getPage(), baseUrl, request),
     controls: pageControls(getPage, 'default'),
-    capabilities: { clientAddress: false },
     session: (id) => inSession(target, id, pageControls(getPage, id)),
   }
   return target
