@@ -13,6 +13,10 @@ const BENCHMARKS: ReadonlyArray<{
     load: () => import('./rate-limit.js'),
   },
   { name: 'standalone server vs bare node:http', load: () => import('./server.js') },
+  {
+    name: 'sessions: 1,000 alive, memory, creation, requests',
+    load: () => import('./sessions.js'),
+  },
 ]
 
 for (const bench of BENCHMARKS) {
