@@ -35,7 +35,19 @@ if (command.kind === 'version') {
   process.exit(0)
 }
 
-const { port, host, quiet, dataFile, adminToken, basePath, seed, pets, scenario } = command
+const {
+  port,
+  host,
+  quiet,
+  dataFile,
+  adminToken,
+  basePath,
+  seed,
+  pets,
+  scenario,
+  sessionTtlMs,
+  maxSessions,
+} = command
 let app: ReturnType<typeof createSandboxServer>
 try {
   app = createSandboxServer({
@@ -45,6 +57,8 @@ try {
     dataFile,
     adminToken,
     baseUrl: basePath,
+    sessionTtlMs,
+    maxSessions,
     onRequest: quiet ? undefined : (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
   })
 } catch (error) {
