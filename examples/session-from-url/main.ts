@@ -3,7 +3,8 @@ import { sessionFromUrl, withSession } from './session-api.js'
 // A tiny pet list that runs in whichever sandbox session its page URL names:
 // open /?session=alice in one tab and /?session=bob in another, and each sees
 // only its own pets. Without ?session= it uses the sandbox's `default`.
-const API_BASE = '/v1'
+// `?api=http://127.0.0.1:4010/v1` points it at a sandbox on another origin.
+const API_BASE = new URL(location.href).searchParams.get('api') ?? '/v1'
 const AUTH = { authorization: 'Bearer sandbox-free' }
 
 const session = sessionFromUrl(location.href)

@@ -1,10 +1,27 @@
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { build } from 'esbuild'
 import { createSandboxServer, type SandboxServer } from 'petstore-sandbox/server'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { launchChromium } from '../../test/support/browser/launch-chromium.js'
+import { type StaticServer, serveStatic } from '../app/serve-static.js'
 import { sessionFromUrl, withSession } from './session-api.js'
+
+const HTML = new URL('./index.html', import.meta.url)
+
+/** main.ts bundled for the browser, as your bundler would. */
+const bundleApp = async (): Promise<string> => {
+  const result = await build({
+    entryPoints: [new URL('./main.ts', import.meta.url).pathname],
+    bundle: true,
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+  })
+  return result.outputFiles[0]?.text ?? ''
+}
 
 describe('sessionFromUrl', () => {
   it.each([
@@ -63,24 +80,31 @@ describe('the app in two tabs, ?session=alice and ?session=bob', () => {
   afterAll(async () => {
     await browser?.close()
     await server?.close()
+    await appServer?.close()
+    if (appRoot !== undefined) await rm(appRoot, { recursive: true, force: true })
   })
 
-  /** Opens the app, served on the sandbox's own origin under /app/ (routed: no file server needed). */
+  // The app on its own origin, a static file server on loopback (what a dev server is).
+  let appServer: StaticServer | undefined
+  let appRoot: string | undefined
+  const serveApp = async (): Promise<string> => {
+    appRoot = await mkdtemp(join(tmpdir(), 'petstore-session-app-'))
+    await writeFile(join(appRoot, 'index.html'), await readFile(HTML, 'utf8'))
+    await writeFile(join(appRoot, 'main.js'), await bundleApp())
+    appServer = await serveStatic({ root: appRoot })
+    return appServer.origin
+  }
+
+  /** Opens the app, served under /app/ on the sandbox's own origin (routed: no file server needed). */
   const openApp = async (query: string): Promise<Page> => {
-    const script = await build({
-      entryPoints: [new URL('./main.ts', import.meta.url).pathname],
-      bundle: true,
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-    })
-    const html = await readFile(new URL('./index.html', import.meta.url), 'utf8')
+    const script = await bundleApp()
+    const html = await readFile(HTML, 'utf8')
     const page = await browser.newPage()
     await page.route(`${origin}/app/**`, (route) => {
       const isScript = new URL(route.request().url()).pathname.endsWith('.js')
       return route.fulfill(
         isScript
-          ? { contentType: 'text/javascript', body: script.outputFiles[0]?.text ?? '' }
+          ? { contentType: 'text/javascript', body: script }
           : { contentType: 'text/html', body: html },
       )
     })
@@ -115,5 +139,19 @@ describe('the app in two tabs, ?session=alice and ?session=bob', () => {
       alice: 26,
       bob: 25,
     })
+  })
+
+  it('works from another origin: the server allows X-Sandbox-Session in CORS', async () => {
+    const carol = await browser.newPage()
+    await carol.goto(`${await serveApp()}/?session=carol&api=${origin}/v1`)
+    await carol.waitForSelector('body[data-total]', { state: 'attached' })
+    expect(await total(carol)).toBe('25')
+    await carol.click('#add')
+    await carol.waitForFunction(() => document.body.dataset.total === '26')
+    const sessions = (await (await fetch(`${origin}/__sandbox/sessions`)).json()) as {
+      id: string
+      pets: number
+    }[]
+    expect(sessions.find((s) => s.id === 'carol')?.pets).toBe(26)
   })
 })
