@@ -14,6 +14,10 @@ const BENCHMARKS: ReadonlyArray<{
   },
   { name: 'standalone server vs bare node:http', load: () => import('./server.js') },
   { name: 'soak: minutes of mixed traffic, RSS sampled', load: () => import('./soak.js') },
+  {
+    name: 'sessions: 1,000 alive, memory, creation, requests',
+    load: () => import('./sessions.js'),
+  },
 ]
 
 for (const bench of BENCHMARKS) {
