@@ -57,6 +57,10 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     shutdownGraceMs,
     ...sandboxOptions
   } = options
+  if (dataFile !== undefined && sandboxOptions.store !== undefined)
+    throw new TypeError(
+      'Failed to create the server: a data file and a shared store cannot be combined; the store (Redis) keeps the pets. Drop --data or --store.',
+    )
   const sandbox = createSandboxCore(sandboxOptions)
   const basePath = sandbox.basePath
   const held = createHeldAnswers(maxHoldMs)
@@ -166,6 +170,8 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
         await sandbox.ready.catch(() => {})
         await data?.flush()
         data?.detach()
+        // Hook (issue 13): the shared store's connection.
+        await sandbox.disconnect()
       })()
       return closing
     },
