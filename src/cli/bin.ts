@@ -36,6 +36,7 @@ if (command.kind === 'version') {
 }
 
 const { port, host, quiet, dataFile, adminToken, basePath, seed, pets, scenario } = command
+const { store, storePrefix } = command
 let app: ReturnType<typeof createSandboxServer>
 try {
   app = createSandboxServer({
@@ -45,6 +46,7 @@ try {
     dataFile,
     adminToken,
     baseUrl: basePath,
+    ...(store === undefined ? {} : { store: { url: store, prefix: storePrefix } }),
     onRequest: quiet ? undefined : (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
   })
 } catch (error) {
@@ -86,9 +88,9 @@ process.stdout.write(
   Try:      curl -H "Authorization: Bearer sandbox-free" ${api}/pets
   Keys:
 ${keys}
-  Scenario: ${app.sandbox.scenario.get()} — per request ?__scenario=NAME or X-Sandbox-Scenario: NAME;
+  Scenario: ${store === undefined ? app.sandbox.scenario.get() : await (await app.sandbox.state.session('default')).sticky()} — per request ?__scenario=NAME or X-Sandbox-Scenario: NAME;
             sticky: curl -X PUT -H "Content-Type: application/json" -d '{"name":"slow"}' ${address.url}/__sandbox/scenario
-  Control:  ${address.url}/__sandbox/${dataFile === undefined ? '' : `\n  Data:     ${dataFile}`}
+  Control:  ${address.url}/__sandbox/${dataFile === undefined ? '' : `\n  Data:     ${dataFile}`}${store === undefined ? '' : `\n  Store:    ${store.replace(/\/\/[^@/]*@/, '//***@')} (shared state)`}
   Stop:     Ctrl+C
 `,
 )

@@ -418,7 +418,9 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
         mode,
       ])) as ['stale', LoadReply] | ['ok', string, number, number, number, number, string, string[]]
       if (reply[0] === 'stale') {
-        if (!apply(sid, reply[1])) await open(sid)
+        // Refreshed (or forgotten, when the session is gone: the retry opens it
+        // again only if the request still selects it).
+        apply(sid, reply[1])
         throw new StaleStateError()
       }
       const [, kind, minuteLeft, dayLeft, ban, reserved, version, dropped] = reply
@@ -591,7 +593,7 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
   } catch (error) {
     redis.disconnect()
     throw new Error(
-      `Failed to connect to the Redis store ${redactUrl(options.url)}: ${error instanceof Error ? error.message : String(error)}. Start Redis or fix --store.`,
+      `the Redis store ${redactUrl(options.url)} cannot be reached (${error instanceof Error ? error.message : String(error)}). Start Redis or fix --store.`,
     )
   }
   everConnected = true
@@ -602,13 +604,13 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
     const current = await run(CONFIG_SCRIPT, [fingerprint])
     if (current !== fingerprint)
       throw new Error(
-        `Failed to use the Redis store ${redactUrl(options.url)}: prefix "${prefix}" holds a sandbox with other seeded pets (another --seed or --pets). Start every instance with the same --seed and --pets, or choose another database or prefix.`,
+        `the Redis store ${redactUrl(options.url)} holds, under the prefix "${prefix}", a sandbox with other seeded pets (another --seed or --pets). Start every instance with the same --seed and --pets, or choose another database or --store-prefix.`,
       )
     await open(DEFAULT_SESSION)
   } catch (error) {
     redis.disconnect()
     throw error instanceof ApiError
-      ? new Error(`Failed to use the Redis store ${redactUrl(options.url)}: ${error.message}`)
+      ? new Error(`the Redis store ${redactUrl(options.url)} failed: ${error.message}`)
       : error
   }
 
