@@ -140,7 +140,9 @@ end
 `
 
 /** The limiter alone on one hash (the limiter's unit tests). ARGV: prefix, hash, bucket, perMinute, perDay, now, bannable, banAfter, banEndAt, mode. */
-export const LIMIT_SCRIPT = `${LIMITER}
+export const LIMIT_SCRIPT = `
+local function num(x) return string.format('%.0f', x) end
+${LIMITER}
 return limit(ARGV[1] .. ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]),
   ARGV[7] == '1', tonumber(ARGV[8]), tonumber(ARGV[9]), ARGV[10])
 `

@@ -105,7 +105,9 @@ describe('Redis lost while serving', () => {
 describe('Redis unreachable at start', () => {
   it('rejects listen() with a clear message', async () => {
     const app = createSandboxServer({ store: `redis://127.0.0.1:${redis.port + 1}/0` })
-    await expect(app.listen(0)).rejects.toThrow(/Redis store redis:\/\/127\.0\.0\.1:\d+\/0 cannot be reached/)
+    await expect(app.listen(0)).rejects.toThrow(
+      /Redis store redis:\/\/127\.0\.0\.1:\d+\/0 cannot be reached/,
+    )
   })
 
   it('refuses a store that is not a Redis URL', () => {
