@@ -13,6 +13,10 @@ const BENCHMARKS: ReadonlyArray<{
     load: () => import('./rate-limit.js'),
   },
   { name: 'standalone server vs bare node:http', load: () => import('./server.js') },
+  {
+    name: 'shared state on Redis: memory vs Redis, two instances vs one',
+    load: () => import('./redis.js'),
+  },
 ]
 
 for (const bench of BENCHMARKS) {

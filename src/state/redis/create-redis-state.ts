@@ -430,9 +430,17 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
       return toDecision([kind, minuteLeft, dayLeft, ban], request.limits, request.now)
     }
 
+    // Reads bring the copy up to date first (one LRANGE, only after creates);
+    // a create does not need it.
     const records = (entry: CachedSession, name: string, pets: CachedPets): PetRecords => ({
-      get: (id) => pets.get(id),
-      list: (query) => pets.list(query),
+      async get(id) {
+        await syncStore(sid, entry, name, pets, pv)
+        return pets.get(id)
+      },
+      async list(query) {
+        await syncStore(sid, entry, name, pets, pv)
+        return pets.list(query)
+      },
       async create(newPet) {
         const base = await baseOf(name, { name } as Scenario)
         const id = (await run(CREATE_SCRIPT, [
@@ -449,7 +457,6 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
             'No pet id below 2^53 is left in this store. Reset the session.',
           )
         const pet: Pet = { id, ...newPet }
-        void entry
         await events
           .emit('change', { session: sid, store: name, type: 'create', pet })
           .catch(onError)
@@ -483,7 +490,6 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
           pets = entry.stores.get(name) ?? pets
           entry.stores.set(name, pets)
         }
-        await syncStore(sid, entry, name, pets, pv)
         return records(entry, name, pets)
       },
       random(scenario) {
