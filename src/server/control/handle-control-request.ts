@@ -14,6 +14,7 @@ import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sand
 import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { checkControlAccess } from './check-control-access.js'
+import { pageView } from './page-view.js'
 import { renderControlPage } from './render-control-page.js'
 
 /** The prefix of the control API (contract §9). */
@@ -91,7 +92,7 @@ const pathParam = (value: string | undefined, what: string): string => {
 
 /** The control API's routes below /__sandbox, on the same router as the API's. */
 const CONTROL_ROUTER = createRouter<ControlHandler>()
-  .add('GET', '/', async (ctx, { req }) => ({
+  .add('GET', '/', async (ctx, { req, session }) => ({
     status: 200,
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
@@ -99,7 +100,8 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
         "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
       'Cache-Control': 'no-store',
     },
-    body: renderControlPage(ctx.sandbox, {
+    // Issue 13: read through the seam (awaited), so the page works on a shared store too.
+    body: renderControlPage(await pageView(ctx.sandbox, session), {
       apiBase: `http://${req.headers.host ?? 'localhost'}${ctx.sandbox.basePath}`,
     }),
   }))

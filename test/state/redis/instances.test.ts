@@ -170,3 +170,19 @@ describe('three instances on one Redis', () => {
     ).toEqual(['default'])
   })
 })
+
+describe('the dashboard on a shared store', () => {
+  it('shows what another instance changed', async () => {
+    await call(0, 'PUT', '/__sandbox/scenario', { body: { name: 'slow' } })
+    await call(0, 'POST', '/v1/pets', {
+      key: 'sandbox-pro',
+      body: { name: 'Shown <b>escaped</b>', categoryId: 1 },
+    })
+    const response = await fetch(`${origin(1)}/__sandbox/`, { signal: AbortSignal.timeout(10_000) })
+    expect(response.status).toBe(200)
+    const html = await response.text()
+    expect(html).toContain('<h2>Scenario: slow</h2>')
+    expect(html).toContain('Newest pets (of 26)')
+    expect(html).toContain('Shown &lt;b&gt;escaped&lt;/b&gt;')
+  })
+})
