@@ -35,7 +35,19 @@ if (command.kind === 'version') {
   process.exit(0)
 }
 
-const { port, host, quiet, dataFile, adminToken, basePath, seed, pets, scenario } = command
+const {
+  port,
+  host,
+  quiet,
+  dataFile,
+  adminToken,
+  basePath,
+  seed,
+  pets,
+  scenario,
+  sessionTtlMs,
+  maxSessions,
+} = command
 const { store, storePrefix } = command
 let app: ReturnType<typeof createSandboxServer>
 try {
@@ -46,6 +58,8 @@ try {
     dataFile,
     adminToken,
     baseUrl: basePath,
+    sessionTtlMs,
+    maxSessions,
     ...(store === undefined ? {} : { store: { url: store, prefix: storePrefix } }),
     onRequest: quiet ? undefined : (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
   })

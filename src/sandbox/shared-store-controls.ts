@@ -1,4 +1,7 @@
+import type { ApiKeyInfo } from '../auth/key-registry.js'
 import type { SandboxClock } from '../clock/clock.js'
+import type { ListPetsQuery } from '../db/pet-records.js'
+import type { PetStore } from '../db/pet-store.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { SharedState } from '../state/shared-store.js'
 import type { SessionControls } from './session-controls.js'
@@ -10,10 +13,15 @@ const refuse = (what: string): never => {
 }
 
 /**
- * The synchronous controls of a sandbox on a shared store (Redis): they
- * cannot read Redis synchronously, so each one throws a TypeError pointing to
- * the control API and `sandbox.state`. What needs no state works: `ready`,
- * `reset()` (asynchronous anyway), listing and registering scenarios.
+ * The synchronous controls of a sandbox on a shared store (Redis). Redis
+ * cannot be read or written synchronously, so:
+ * - every change (keys, clock, scenario, journal) throws a TypeError pointing
+ *   to the control API and `sandbox.state`;
+ * - reads (`scenario.get`, `clock.now`/`frozen`, `keys.list`, `db.pets.list`)
+ *   answer this instance's last known view, which every request and control
+ *   call through this instance refreshes, and may be behind other instances:
+ *   good for a display (the dashboard), not for a test's assertions;
+ * - `ready`, `reset()` (asynchronous anyway), listing and registering scenarios work.
  * See docs/decisions/0009-redis-shared-state.md.
  *
  * @example
@@ -23,15 +31,18 @@ export const createSharedStoreControls = (input: {
   id: string
   state: SharedState
   scenarios: ScenarioRegistry
+  /** What a session holds before this instance has seen it. */
+  fallback: { startScenario: string; baseKeys: ReadonlyMap<string, ApiKeyInfo>; now: () => number }
 }): SessionControls => {
-  const { id, state, scenarios } = input
+  const { id, state, scenarios, fallback } = input
+  const known = () => state.peek(id)
   const clock: SandboxClock = {
-    now: () => refuse('read the clock'),
+    now: () => known()?.frozen ?? fallback.now(),
     set: () => refuse('set the clock'),
     advance: () => refuse('advance the clock'),
     useRealTime: () => refuse('set the clock'),
     get frozen(): boolean {
-      return refuse('read the clock')
+      return known()?.frozen !== undefined
     },
   }
   return {
@@ -46,11 +57,11 @@ export const createSharedStoreControls = (input: {
     keys: {
       create: () => refuse('create a key'),
       revoke: () => refuse('revoke a key'),
-      list: () => refuse('list the keys'),
+      list: () => known()?.keys ?? [...fallback.baseKeys.values()],
     },
     clock,
     scenario: {
-      get: () => refuse('read the scenario'),
+      get: () => known()?.sticky ?? fallback.startScenario,
       set: () => refuse('set the scenario'),
       list: () => scenarios.list().map(({ name, description }) => ({ name, description })),
       register: (scenario) => scenarios.register(scenario),
@@ -60,8 +71,21 @@ export const createSharedStoreControls = (input: {
       clear: () => refuse('clear the journal'),
     },
     db: {
-      get pets(): never {
-        return refuse('read the pets')
+      // Read-only, as last read by this instance (the dashboard's list).
+      get pets(): PetStore {
+        const pets = known()?.pets
+        return {
+          get count() {
+            return pets?.count ?? 0
+          },
+          get: (petId: number) => pets?.get(petId),
+          list: (query: ListPetsQuery) =>
+            pets?.list(query) ?? { pets: [], total: 0, nextAfterId: undefined },
+          create: () => refuse('create a pet'),
+          load: () => refuse('load pets'),
+          snapshot: () => refuse('snapshot the pets'),
+          subscribe: () => refuse('follow the pets'),
+        } as unknown as PetStore
       },
     },
   }

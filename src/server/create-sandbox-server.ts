@@ -10,9 +10,13 @@ import { answerWithMswHandlers } from './answer-with-msw-handlers.js'
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-request.js'
 import { createCorsHandler } from './create-cors-handler.js'
+import { createDashboard } from './dashboard/create-dashboard.js'
+import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
 import { handleClientError } from './handle-client-error.js'
+// Issue 13: makes the `store` option (Redis) available to the sandboxes this module creates.
+import './redis-store.js'
 import type { SandboxServerOptions } from './server-options.js'
 import { createHeldAnswers, writeNow } from './write-sandbox-response.js'
 
@@ -62,6 +66,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
       'Failed to create the server: a data file and a shared store cannot be combined; the store (Redis) keeps the pets. Drop --data or --store.',
     )
   const sandbox = createSandboxCore(sandboxOptions)
+  const dashboard = createDashboard({ sandbox, adminToken })
   const basePath = sandbox.basePath
   const held = createHeldAnswers(maxHoldMs)
   const applyCors = corsOptions === false ? () => false : createCorsHandler(corsOptions)
@@ -98,6 +103,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     if (applyCors(req, res)) return
     const path = pathOf(target)
     if (belowBasePath(path, CONTROL_PREFIX) !== undefined) {
+      if (handleDashboardRequest(dashboard, req, res)) return
       await handleControlRequest(control, req, res)
       return
     }
@@ -141,6 +147,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     server,
     async listen(port = 4010, host = '127.0.0.1') {
       openApiDocument = await readFile(OPENAPI_URL, 'utf8').catch(() => undefined)
+      await dashboard.load()
       if (dataFile !== undefined) data = await attachDataFile(sandbox, dataFile)
       else await sandbox.ready
       await new Promise<void>((resolve, reject) => {
@@ -163,6 +170,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
         const sweep = setInterval(() => server.closeIdleConnections(), 50)
         const cut = setTimeout(() => server.closeAllConnections(), shutdownGraceMs ?? 10_000)
         held.releaseAll()
+        dashboard.close()
         await closed
         clearInterval(sweep)
         clearTimeout(cut)

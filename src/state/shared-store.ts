@@ -1,4 +1,5 @@
 import type { ApiKeyInfo } from '../auth/key-registry.js'
+import type { PetRecords } from '../db/pet-records.js'
 import { ApiError } from '../http/api-error.js'
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import { createEmitter, type Emitter } from './emitter.js'
@@ -17,6 +18,17 @@ export interface SharedState extends SandboxState {
   /** Resolves once the store is connected and the `default` session loaded; rejects with a clear message otherwise. */
   readonly ready: Promise<void>
   close(): Promise<void>
+  /** This instance's last known view of a session, without a round trip (for synchronous displays). */
+  peek(id: string): LastKnownSession | undefined
+}
+
+/** What an instance last saw of a session; it may be behind other instances. */
+export interface LastKnownSession {
+  sticky: string
+  frozen: number | undefined
+  keys: ApiKeyInfo[]
+  /** The session's own pets as last read (list/get/count), when this instance has read them. */
+  pets: (Pick<PetRecords, 'get' | 'list'> & { readonly count: number }) | undefined
 }
 
 export interface SharedStateOptions {
@@ -73,6 +85,21 @@ export const parseStoreOption = (
   return { url, prefix }
 }
 
+type RedisModule = typeof import('./redis/create-redis-state.js')
+let opener: (() => Promise<RedisModule>) | undefined
+
+/**
+ * Makes the `store` option available: the Node-only server module registers
+ * the Redis state's loader here, so that the core (which browsers bundle too)
+ * never names the Redis code, and a bundler never follows it there.
+ *
+ * @example
+ * registerStoreOpener(() => import('../state/redis/create-redis-state.js'))
+ */
+export const registerStoreOpener = (open: () => Promise<RedisModule>): void => {
+  opener = open
+}
+
 const unavailable = (): ApiError =>
   new ApiError(
     'service_unavailable',
@@ -82,8 +109,8 @@ const unavailable = (): ApiError =>
 
 /**
  * Opens a shared state. The Redis code (and the client library) is imported
- * here, on demand, so a sandbox in memory never loads it. Calls made before
- * the connection is up wait for it.
+ * on demand, through the registered opener, so a sandbox in memory never
+ * loads it. Calls made before the connection is up wait for it.
  *
  * @example
  * const state = openSharedState('redis://127.0.0.1:6379/0', { baseKeys, startScenario: 'default' })
@@ -92,9 +119,13 @@ const unavailable = (): ApiError =>
 export const openSharedState = (store: StoreOption, options: SharedStateOptions): SharedState => {
   const { url, prefix } = parseStoreOption(store)
   const events: Emitter<SandboxEvents> = createEmitter<SandboxEvents>()
-  let real: SandboxState | undefined
+  let real: (SandboxState & Pick<SharedState, 'peek'>) | undefined
   let close: () => Promise<void> = async () => {}
-  const loading = import('./redis/create-redis-state.js').then(async ({ createRedisState }) => {
+  if (opener === undefined)
+    throw new TypeError(
+      'Failed to create the sandbox: the store option needs Node and the server module. Import createSandboxServer from "petstore-sandbox/server" (it opens Redis stores), or run the CLI with --store.',
+    )
+  const loading = opener().then(async ({ createRedisState }) => {
     const state = await createRedisState({ ...options, url, prefix, events })
     real = state
     close = () => state.close()
@@ -120,5 +151,6 @@ export const openSharedState = (store: StoreOption, options: SharedStateOptions)
       await loading.catch(() => {})
       await close()
     },
+    peek: (id) => real?.peek(id),
   }
 }

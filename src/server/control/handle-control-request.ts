@@ -14,8 +14,6 @@ import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sand
 import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { checkControlAccess } from './check-control-access.js'
-import { pageView } from './page-view.js'
-import { renderControlPage } from './render-control-page.js'
 
 /** The prefix of the control API (contract §9). */
 export const CONTROL_PREFIX = '/__sandbox'
@@ -67,9 +65,10 @@ const ClockBodySchema = z
   .strictObject({
     advanceMs: z.number().finite().optional(),
     now: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
+    realTime: z.literal(true).optional(),
   })
-  .refine((b) => (b.advanceMs === undefined) !== (b.now === undefined), {
-    message: 'send exactly one of advanceMs and now',
+  .refine((b) => [b.advanceMs, b.now, b.realTime].filter((v) => v !== undefined).length === 1, {
+    message: 'send exactly one of advanceMs, now and realTime',
   })
 const ScenarioBodySchema = z.object({ name: z.string().min(1) })
 const limit = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional()
@@ -92,19 +91,7 @@ const pathParam = (value: string | undefined, what: string): string => {
 
 /** The control API's routes below /__sandbox, on the same router as the API's. */
 const CONTROL_ROUTER = createRouter<ControlHandler>()
-  .add('GET', '/', async (ctx, { req, session }) => ({
-    status: 200,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy':
-        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
-      'Cache-Control': 'no-store',
-    },
-    // Issue 13: read through the seam (awaited), so the page works on a shared store too.
-    body: renderControlPage(await pageView(ctx.sandbox, session), {
-      apiBase: `http://${req.headers.host ?? 'localhost'}${ctx.sandbox.basePath}`,
-    }),
-  }))
+  // GET /__sandbox/ (the dashboard) is answered by src/server/dashboard before this router.
   .add('GET', '/openapi.json', async (ctx) => {
     if (ctx.openApiDocument === undefined)
       throw new ApiError('route_not_found', 'This build of the sandbox has no OpenAPI document.')
@@ -130,9 +117,10 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
   })
   .add('GET', '/clock', async (_ctx, { session }) => jsonResponse(200, await clockBody(session)))
   .add('POST', '/clock', async (_ctx, { session, body }) => {
-    const { advanceMs, now } = await body(ClockBodySchema)
+    const { advanceMs, now, realTime } = await body(ClockBodySchema)
     if (advanceMs !== undefined) await checkClock(() => session.advanceClock(advanceMs))
     if (now !== undefined) await checkClock(() => session.setClock(now))
+    if (realTime === true) await session.useRealTime()
     return jsonResponse(200, await clockBody(session))
   })
   .add('GET', '/keys', async (_ctx, { session }) => jsonResponse(200, await session.listKeys()))

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { Redis, ReplyError } from 'ioredis'
+import type { Redis } from 'ioredis'
 import {
   type ApiKeyInfo,
   type CreateKeyOptions,
@@ -88,6 +88,17 @@ export interface RedisState extends SandboxState {
   readonly prefix: string
   /** Disconnects. */
   close(): Promise<void>
+  /** This instance's last known view of a session (no round trip; may be behind other instances). */
+  peek(id: string): LastKnown | undefined
+}
+
+/** What an instance last saw of a session: for synchronous displays (the dashboard), never for decisions. */
+export interface LastKnown {
+  sticky: string
+  frozen: number | undefined
+  keys: ApiKeyInfo[]
+  /** The session's own pets as last read, when this instance has read them. */
+  pets: CachedPets | undefined
 }
 
 /** What an instance holds of one session: read from Redis, checked by every request's one round trip. */
@@ -122,10 +133,13 @@ export const storeUnavailable = (): ApiError =>
 /** A Redis failure (connection lost, timeout, a server not ready) becomes the 503; our own errors pass. */
 const toStoreError = (error: unknown): unknown => {
   if (error instanceof ApiError || error instanceof TypeError) return error
-  if (error instanceof ReplyError && !SERVER_UNAVAILABLE.test((error as Error).message))
-    return error
+  if (isReplyError(error) && !SERVER_UNAVAILABLE.test(error.message)) return error
   return storeUnavailable()
 }
+
+/** An error Redis itself answered (as opposed to a lost connection or a timeout). */
+const isReplyError = (error: unknown): error is Error =>
+  error instanceof Error && error.name === 'ReplyError'
 
 const toNewPet = ({ name, categoryId, status }: NewPet): NewPet => ({ name, categoryId, status })
 
@@ -181,6 +195,8 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
   const { banAfter, banMs } = resolveRateLimitOptions(options.rateLimit)
   const onError = options.onError ?? (() => {})
   let everConnected = false
+  // Imported here, not at the top: a bundle (the CLI's) keeps it a dynamic import.
+  const { Redis } = await import('ioredis')
   const redis = new Redis(options.url, {
     lazyConnect: true,
     // Fail fast while disconnected (503), never queue: a queued create could
@@ -206,8 +222,7 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
       try {
         return await redis.evalsha(sha, 0, prefix, ...args)
       } catch (error) {
-        if (!(error instanceof ReplyError && /^NOSCRIPT/.test((error as Error).message)))
-          throw error
+        if (!(isReplyError(error) && /^NOSCRIPT/.test(error.message))) throw error
         return await redis.eval(lua, 0, prefix, ...args)
       }
     } catch (error) {
@@ -651,6 +666,19 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
     },
     async close() {
       await redis.quit().catch(() => redis.disconnect())
+    },
+    peek(id) {
+      const entry = cache.get(id)
+      if (entry === undefined) return undefined
+      const runtime = [...entry.runtime.values()]
+        .sort((a, b) => a.n - b.n)
+        .map(({ n: _n, ...info }) => info)
+      return {
+        sticky: entry.sticky,
+        frozen: entry.frozen,
+        keys: [...[...baseKeys.values()].filter((k) => !entry.revoked.has(k.key)), ...runtime],
+        pets: entry.stores.get('default'),
+      }
     },
   }
 }

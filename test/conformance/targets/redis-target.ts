@@ -94,6 +94,5 @@ export const createMultiInstanceTarget = (
         await control('PUT', '/scenario', { name })
       },
     },
-    capabilities: { clientAddress: true },
   }
 }
