@@ -13,6 +13,11 @@ const BENCHMARKS: ReadonlyArray<{
     load: () => import('./rate-limit.js'),
   },
   { name: 'standalone server vs bare node:http', load: () => import('./server.js') },
+  { name: 'soak: minutes of mixed traffic, RSS sampled', load: () => import('./soak.js') },
+  {
+    name: 'sessions: 1,000 alive, memory, creation, requests',
+    load: () => import('./sessions.js'),
+  },
   {
     name: 'shared state on Redis: memory vs Redis, two instances vs one',
     load: () => import('./redis.js'),

@@ -8,6 +8,7 @@ import {
 } from '../../auth/key-registry.js'
 import { createClock } from '../../clock/clock.js'
 import type { NewPet, Pet } from '../../contract/pet.js'
+import { IdSpaceExhaustedError } from '../../db/id-space-exhausted-error.js'
 import type { PetRecords } from '../../db/pet-records.js'
 import { PetStore } from '../../db/pet-store.js'
 import { DEFAULT_PET_COUNT, DEFAULT_SEED, seedPets } from '../../db/seed-pets.js'
@@ -466,11 +467,7 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
           Number.MAX_SAFE_INTEGER,
         ])) as number
         if (id === 0) throw new StaleStateError()
-        if (id === -1)
-          throw new ApiError(
-            'service_unavailable',
-            'No pet id below 2^53 is left in this store. Reset the session.',
-          )
+        if (id === -1) throw new IdSpaceExhaustedError()
         const pet: Pet = { id, ...newPet }
         await events
           .emit('change', { session: sid, store: name, type: 'create', pet })

@@ -1,6 +1,11 @@
 import { createSandboxServer, type SandboxServer } from '../../../src/server/index.js'
 import type { SandboxServerOptions } from '../../../src/server/server-options.js'
-import type { ConformanceTarget, WireResponse } from '../parts/target.js'
+import {
+  type ConformanceControls,
+  type ConformanceTarget,
+  inSession,
+  type WireResponse,
+} from '../parts/target.js'
 
 export interface MultiInstanceTarget extends ConformanceTarget {
   apps: SandboxServer[]
@@ -11,6 +16,31 @@ export interface MultiInstanceTarget extends ConformanceTarget {
   /** Calls the control API of the next instance in turn; throws unless it answers 2xx. */
   control(method: string, path: string, body?: unknown): Promise<unknown>
 }
+
+/** The conformance controls over the control API; `call` reaches one session. */
+const controlsOver = (
+  call: (method: string, path: string, body?: unknown) => Promise<unknown>,
+): ConformanceControls => ({
+  reset: async () => {
+    await call('POST', '/reset')
+  },
+  setClock: async (time) => {
+    await call('POST', '/clock', { now: time })
+  },
+  advanceClock: async (ms) => {
+    await call('POST', '/clock', { advanceMs: ms })
+  },
+  createKey: async (options) => {
+    const created = (await call('POST', '/keys', options)) as { key: string }
+    return created.key
+  },
+  revokeKey: async (key) => {
+    await call('DELETE', `/keys/${encodeURIComponent(key)}`)
+  },
+  setScenario: async (name) => {
+    await call('PUT', '/scenario', { name })
+  },
+})
 
 /**
  * Several standalone servers on one Redis, as a team runs them behind one
@@ -48,7 +78,7 @@ export const createMultiInstanceTarget = (
     }
     return text === '' ? undefined : JSON.parse(text)
   }
-  return {
+  const target: MultiInstanceTarget = {
     name: `${count} standalone servers on one Redis`,
     apps,
     origins,
@@ -73,26 +103,16 @@ export const createMultiInstanceTarget = (
         out.location = out.location.replaceAll(origin, origins[0] as string)
       return { status: response.status, headers: out, body: text }
     },
-    controls: {
-      reset: async () => {
-        await control('POST', '/reset')
-      },
-      setClock: async (time) => {
-        await control('POST', '/clock', { now: time })
-      },
-      advanceClock: async (ms) => {
-        await control('POST', '/clock', { advanceMs: ms })
-      },
-      createKey: async (options) => {
-        const created = (await control('POST', '/keys', options)) as { key: string }
-        return created.key
-      },
-      revokeKey: async (key) => {
-        await control('DELETE', `/keys/${encodeURIComponent(key)}`)
-      },
-      setScenario: async (name) => {
-        await control('PUT', '/scenario', { name })
-      },
-    },
+    controls: controlsOver(control),
+    // The control calls of a session carry the `__session` flag.
+    session: (id) =>
+      inSession(
+        target,
+        id,
+        controlsOver((method, path, body) =>
+          control(method, `${path}?__session=${encodeURIComponent(id)}`, body),
+        ),
+      ),
   }
+  return target
 }
