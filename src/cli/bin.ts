@@ -49,6 +49,7 @@ const {
   sessionTtlMs,
   maxSessions,
 } = command
+const { store, storePrefix } = command
 let app: ReturnType<typeof createSandboxServer>
 try {
   app = createSandboxServer({
@@ -61,6 +62,7 @@ try {
     baseUrl: basePath,
     sessionTtlMs,
     maxSessions,
+    ...(store === undefined ? {} : { store: { url: store, prefix: storePrefix } }),
     onRequest: quiet ? undefined : (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
   })
 } catch (error) {
@@ -102,9 +104,9 @@ process.stdout.write(
   Try:      curl -H "Authorization: Bearer sandbox-free" ${api}/pets
   Keys:
 ${keys}
-  Scenario: ${app.sandbox.scenario.get()} — per request ?__scenario=NAME or X-Sandbox-Scenario: NAME;
+  Scenario: ${store === undefined ? app.sandbox.scenario.get() : await (await app.sandbox.state.session('default')).sticky()} — per request ?__scenario=NAME or X-Sandbox-Scenario: NAME;
             sticky: curl -X PUT -H "Content-Type: application/json" -d '{"name":"slow"}' ${address.url}/__sandbox/scenario
-  Control:  ${address.url}/__sandbox/${dataFile === undefined ? '' : `\n  Data:     ${dataFile}`}
+  Control:  ${address.url}/__sandbox/${dataFile === undefined ? '' : `\n  Data:     ${dataFile}`}${store === undefined ? '' : `\n  Store:    ${store.replace(/\/\/[^@/]*@/, '//***@')} (shared state)`}
   Stop:     Ctrl+C
 `,
 )
