@@ -18,6 +18,10 @@ const BENCHMARKS: ReadonlyArray<{
     name: 'sessions: 1,000 alive, memory, creation, requests',
     load: () => import('./sessions.js'),
   },
+  {
+    name: 'shared state on Redis: memory vs Redis, two instances vs one',
+    load: () => import('./redis.js'),
+  },
 ]
 
 for (const bench of BENCHMARKS) {

@@ -51,7 +51,7 @@ try {
   settings = fail(2, error instanceof Error ? error.message : String(error))
 }
 
-const { port, host, quiet, dataFile, adminToken, basePath } = settings
+const { port, host, quiet, dataFile, adminToken, basePath, store } = settings
 let app: ReturnType<typeof createSandboxServer>
 try {
   app = createSandboxServer({
@@ -64,6 +64,9 @@ try {
     journalSize: settings.journalSize,
     sessionTtlMs: settings.sessionTtlMs,
     maxSessions: settings.maxSessions,
+    ...(settings.store === undefined
+      ? {}
+      : { store: { url: settings.store, prefix: settings.storePrefix } }),
     dataFile,
     adminToken,
     allowedHosts: settings.allowedHosts,
@@ -118,10 +121,10 @@ process.stdout.write(
   Try:      curl -H "Authorization: Bearer sandbox-free" ${api}/pets
   Keys:
 ${keys}
-  Scenario: ${app.sandbox.scenario.get()} — per request ?__scenario=NAME or X-Sandbox-Scenario: NAME;
+  Scenario: ${store === undefined ? app.sandbox.scenario.get() : await (await app.sandbox.state.session('default')).sticky()} — per request ?__scenario=NAME or X-Sandbox-Scenario: NAME;
             one of ${scenarios};
             sticky: curl -X PUT -H "Content-Type: application/json" -d '{"name":"slow"}' ${address.url}/__sandbox/scenario
-  Control:  ${address.url}/__sandbox/${dataFile === undefined ? '' : `\n  Data:     ${dataFile}`}
+  Control:  ${address.url}/__sandbox/${dataFile === undefined ? '' : `\n  Data:     ${dataFile}`}${store === undefined ? '' : `\n  Store:    ${store.replace(/\/\/[^@/]*@/, '//***@')} (shared state)`}
   Stop:     Ctrl+C
 `,
 )

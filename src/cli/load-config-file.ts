@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { CliUsageError } from './parse-cli-args.js'
+import { CliUsageError } from './cli-usage-error.js'
 
 /**
  * Reads a config file: JSON, or a JavaScript module (`.js`, `.mjs`, `.cjs`)

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
 import type { z } from 'zod'
 import type { KeyOption } from '../auth/key-registry.js'
+import { CliUsageError } from './cli-usage-error.js'
 import { KeyFlagError, parseKeyFlag } from './parse-key-flag.js'
 import type { ServeInput } from './serve-settings.js'
 import { parseDuration, SETTING_SCHEMAS } from './setting-schemas.js'
@@ -17,10 +18,7 @@ export type CliCommand =
       settings: ServeInput
     }
 
-/** A bad flag or value: the CLI prints the message and exits with code 2. */
-export class CliUsageError extends Error {
-  override name = 'CliUsageError'
-}
+export { CliUsageError }
 
 const OPTIONS = {
   config: { type: 'string', short: 'c' },
@@ -36,6 +34,8 @@ const OPTIONS = {
   'base-path': { type: 'string' },
   'session-ttl': { type: 'string' },
   'max-sessions': { type: 'string' },
+  store: { type: 'string' },
+  'store-prefix': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -213,6 +213,8 @@ export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand
     basePath: readText(pick('base-path', values['base-path'], env), s.basePath),
     sessionTtlMs: readDuration(pick('session-ttl', values['session-ttl'], env), s.sessionTtlMs),
     maxSessions: readInteger(pick('max-sessions', values['max-sessions'], env), s.maxSessions),
+    store: readText(pick('store', values.store, env), s.store),
+    storePrefix: readText(pick('store-prefix', values['store-prefix'], env), s.storePrefix),
     quiet: readBoolean(values.quiet === true, env, envNameOf('quiet')),
     keys: readKeys(values.key, env),
   }

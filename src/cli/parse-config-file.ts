@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path'
 import { z } from 'zod'
-import { CliUsageError } from './parse-cli-args.js'
+import { CliUsageError } from './cli-usage-error.js'
 import type { ServeInput } from './serve-settings.js'
 import { describeIssues, SETTING_SCHEMAS } from './setting-schemas.js'
 
@@ -23,6 +23,8 @@ export const CONFIG_FILE_SCHEMA = z.strictObject({
   quiet: s.quiet.optional(),
   sessionTtl: s.sessionTtl.optional(),
   maxSessions: s.maxSessions.optional(),
+  store: s.store.optional(),
+  storePrefix: s.storePrefix.optional(),
   rateLimit: s.rateLimit.optional(),
   flaky: s.flaky.optional(),
   journalSize: s.journalSize.optional(),

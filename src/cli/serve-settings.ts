@@ -1,4 +1,5 @@
 import type { KeyOption } from '../auth/key-registry.js'
+import { CliUsageError } from './cli-usage-error.js'
 
 /** What the server is started with, once flags, environment, config file and defaults are merged. */
 export interface ServeSettings {
@@ -15,6 +16,10 @@ export interface ServeSettings {
   /** Idle time before a session is dropped, in ms. */
   sessionTtlMs: number | undefined
   maxSessions: number | undefined
+  /** A Redis URL (issue 13): state shared by every instance started with it. */
+  store: string | undefined
+  /** Prefix of the Redis keys. */
+  storePrefix: string | undefined
   quiet: boolean
   /** Keys next to the demo keys, by name. */
   keys: Record<string, KeyOption>
@@ -41,6 +46,18 @@ export const DEFAULT_HOST = '127.0.0.1'
  * resolveServeSettings([{ port: 0 }, {}, { port: 8080, seed: 7 }]) // port 0, seed 7
  */
 export const resolveServeSettings = (sources: readonly ServeInput[]): ServeSettings => {
+  const settings = mergeSources(sources)
+  // Settings that only make sense together, whichever source each came from.
+  if (settings.storePrefix !== undefined && settings.store === undefined)
+    throw new CliUsageError('Failed to read --store-prefix: it needs --store.')
+  if (settings.store !== undefined && settings.dataFile !== undefined)
+    throw new CliUsageError(
+      'Failed to read --data: a data file and --store cannot be combined (Redis keeps the pets).',
+    )
+  return settings
+}
+
+const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
   const first = <K extends keyof ServeSettings>(name: K): ServeSettings[K] | undefined => {
     for (const source of sources) if (source[name] !== undefined) return source[name]
     return undefined
@@ -59,6 +76,8 @@ export const resolveServeSettings = (sources: readonly ServeInput[]): ServeSetti
     basePath: first('basePath'),
     sessionTtlMs: first('sessionTtlMs'),
     maxSessions: first('maxSessions'),
+    store: first('store'),
+    storePrefix: first('storePrefix'),
     quiet: first('quiet') ?? false,
     keys,
     rateLimit: first('rateLimit'),

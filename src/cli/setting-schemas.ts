@@ -99,6 +99,12 @@ export const SETTING_SCHEMAS = {
       error: DURATION_RULE,
     }),
   maxSessions: wholeNumber(1, 1_000_000),
+  store: z
+    .string({ error: 'must be a string' })
+    .regex(/^rediss?:\/\/[^/?#\s]+(\/[0-9]{1,2})?\/?$/, {
+      error: 'is not a Redis URL such as redis://127.0.0.1:6379/0',
+    }),
+  storePrefix: text,
 }
 
 /** The first problem zod found, as "field: message" (the field as a dotted path). */

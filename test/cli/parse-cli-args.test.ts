@@ -281,6 +281,35 @@ describe('resolveServeSettings', () => {
   })
 })
 
+describe('--store (Redis) in the settings', () => {
+  it('reads it from the flag, PETSTORE_SANDBOX_STORE or the config file', () => {
+    expect(settingsOf(['--store', 'redis://127.0.0.1:6379/0'])).toEqual({
+      store: 'redis://127.0.0.1:6379/0',
+    })
+    expect(
+      settingsOf([], {
+        PETSTORE_SANDBOX_STORE: 'rediss://cache:6380',
+        PETSTORE_SANDBOX_STORE_PREFIX: 'team:',
+      }),
+    ).toEqual({ store: 'rediss://cache:6380', storePrefix: 'team:' })
+    expect(parseConfigFile({ store: 'redis://r:6379/1' }, 'x.json')).toEqual({
+      store: 'redis://r:6379/1',
+    })
+  })
+
+  it('refuses a prefix without a store, and a store with a data file, whichever source each came from', () => {
+    expect(() => resolveServeSettings([{ storePrefix: 'p:' }])).toThrow(
+      'Failed to read --store-prefix: it needs --store.',
+    )
+    expect(() =>
+      resolveServeSettings([{ store: 'redis://r:6379/0' }, {}, { dataFile: '/x/pets.json' }]),
+    ).toThrow(/a data file and --store cannot be combined/)
+    expect(messageOf(() => parseCliArgs(['--store', 'http://r:6379']))).toContain(
+      'is not a Redis URL',
+    )
+  })
+})
+
 describe('cliHelp', () => {
   it('lists every scenario of the registry with its description', () => {
     const help = cliHelp(BUILT_IN_SCENARIOS)
