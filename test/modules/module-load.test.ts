@@ -1,0 +1,206 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+// The package as a user gets it: `npm pack` (what `files` publishes; dist is
+// built by the test run's globalSetup), unpacked into a fresh project's
+// node_modules beside its dependencies, each entry imported by name in a fresh
+// Node process. A dependency is "loaded" when Node loads a file of it from
+// node_modules (msw, the external peer) or when a dist file Node loaded holds
+// its code (the bundled ones; esbuild's metafile says which).
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const PACKAGES = ['msw', '@faker-js/faker', '@msw/data', 'zod'] as const
+type Package = (typeof PACKAGES)[number]
+/** The package's runtime dependencies and peer, linked from this repository's node_modules. */
+const INSTALLED = ['msw', '@faker-js/faker', '@msw/data', 'zod', 'cors']
+
+/**
+ * What each entry loads: the target of issue 11. The server and Playwright
+ * entries never load msw (they answer through the core, not MSW handlers).
+ */
+const EXPECTED: Record<string, Record<Package, boolean>> = {
+  'petstore-sandbox': { msw: true, '@faker-js/faker': true, '@msw/data': true, zod: true },
+  'petstore-sandbox/node': { msw: true, '@faker-js/faker': true, '@msw/data': true, zod: true },
+  'petstore-sandbox/playwright': {
+    msw: false,
+    '@faker-js/faker': true,
+    '@msw/data': true,
+    zod: true,
+  },
+  'petstore-sandbox/server': { msw: false, '@faker-js/faker': true, '@msw/data': true, zod: true },
+}
+/** Not loadable in Node (the exports map gives it `node: null`): read from the bundle instead. */
+const BROWSER_EXPECTED: Record<Package, boolean> = {
+  msw: true,
+  '@faker-js/faker': true,
+  '@msw/data': true,
+  zod: true,
+}
+
+interface Metafile {
+  outputs: Record<
+    string,
+    { inputs: Record<string, unknown>; imports: { path: string; external?: boolean }[] }
+  >
+}
+const meta = (): Metafile =>
+  JSON.parse(readFileSync(join(ROOT, '.build/meta.json'), 'utf8')) as Metafile
+
+const packageOf = (path: string): string | undefined =>
+  /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1]
+
+/** Packages whose code is inside these dist files, and the external packages they import. */
+const packagesInOutputs = (outputs: string[]): Set<string> => {
+  const found = new Set<string>()
+  const { outputs: all } = meta()
+  for (const output of outputs) {
+    const entry = all[output]
+    if (entry === undefined) throw new Error(`${output} is not in the build's metafile`)
+    for (const input of Object.keys(entry.inputs)) {
+      const name = packageOf(input)
+      if (name !== undefined) found.add(name)
+    }
+    for (const imported of entry.imports) {
+      if (imported.external === true)
+        found.add(imported.path.replace(/^((@[^/]+\/)?[^/]+).*$/, '$1'))
+    }
+  }
+  return found
+}
+
+/** The dist files statically reachable from an entry (its chunks included). */
+const reachableOutputs = (entry: string): string[] => {
+  const { outputs } = meta()
+  const seen = new Set<string>()
+  const visit = (output: string): void => {
+    if (seen.has(output)) return
+    seen.add(output)
+    for (const imported of outputs[output]?.imports ?? [])
+      if (imported.external !== true) visit(imported.path)
+  }
+  visit(entry)
+  return [...seen]
+}
+
+let project = ''
+
+beforeAll(() => {
+  project = mkdtempSync(join(tmpdir(), 'petstore-sandbox-modules-'))
+  // --ignore-scripts: dist is already built (prepack would build it again).
+  const tarball = execFileSync(
+    'npm',
+    ['pack', '--ignore-scripts', '--silent', '--pack-destination', project],
+    { cwd: ROOT, encoding: 'utf8' },
+  )
+    .trim()
+    .split('\n')
+    .pop() as string
+  const installed = join(project, 'node_modules/petstore-sandbox')
+  mkdirSync(installed, { recursive: true })
+  execFileSync('tar', ['-xzf', join(project, tarball), '-C', installed, '--strip-components=1'])
+  for (const name of INSTALLED) {
+    mkdirSync(dirname(join(project, 'node_modules', name)), { recursive: true })
+    symlinkSync(join(ROOT, 'node_modules', name), join(project, 'node_modules', name), 'dir')
+  }
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+  )
+}, 60_000)
+
+afterAll(() => {
+  if (project !== '') rmSync(project, { recursive: true, force: true })
+})
+
+/** Imports `specifier` in a fresh Node process in the user's project; the module URLs it loaded. */
+const importInFreshNode = (specifier: string, then = ''): { urls: string[]; stdout: string } => {
+  const record = join(project, `loads-${specifier.replace(/\W/g, '_')}.txt`)
+  writeFileSync(record, '')
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      join(ROOT, 'test/modules/record-loads.mjs'),
+      '--input-type=module',
+      '-e',
+      `const m = await import(${JSON.stringify(specifier)}); ${then}`,
+    ],
+    {
+      cwd: project,
+      env: { ...process.env, RECORD_LOADS_TO: record, NODE_OPTIONS: '' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    },
+  )
+  if (run.status !== 0) throw new Error(`importing ${specifier} failed:\n${run.stderr}`)
+  return { urls: readFileSync(record, 'utf8').split('\n').filter(Boolean), stdout: run.stdout }
+}
+
+const loadedPackages = (urls: string[]): Record<Package, boolean> => {
+  const installed = join(project, 'node_modules/petstore-sandbox/')
+  const found = new Set<string>()
+  const distFiles: string[] = []
+  for (const url of urls) {
+    if (!url.startsWith('file:')) continue
+    const path = fileURLToPath(url)
+    if (path.startsWith(installed)) distFiles.push(path.slice(installed.length))
+    else {
+      const name = packageOf(path)
+      if (name !== undefined) found.add(name)
+    }
+  }
+  for (const name of packagesInOutputs(distFiles.filter((file) => file.endsWith('.js'))))
+    found.add(name)
+  return Object.fromEntries(PACKAGES.map((name) => [name, found.has(name)])) as Record<
+    Package,
+    boolean
+  >
+}
+
+describe('what each package entry loads (npm pack, installed, a fresh Node process each)', () => {
+  for (const [specifier, expected] of Object.entries(EXPECTED)) {
+    it(`${specifier} loads ${PACKAGES.filter((name) => expected[name]).join(', ') || 'none of them'}`, () => {
+      const { urls } = importInFreshNode(specifier)
+      expect(urls.some((url) => url.includes('/node_modules/petstore-sandbox/dist/'))).toBe(true)
+      expect(loadedPackages(urls)).toEqual(expected)
+    })
+  }
+
+  it('petstore-sandbox/browser is not exported to Node; its bundle holds msw, faker, @msw/data and zod', () => {
+    expect(() => importInFreshNode('petstore-sandbox/browser')).toThrow(
+      /ERR_PACKAGE_PATH_NOT_EXPORTED/,
+    )
+    const found = packagesInOutputs(reachableOutputs('dist/runtimes/browser.js'))
+    expect(Object.fromEntries(PACKAGES.map((name) => [name, found.has(name)]))).toEqual(
+      BROWSER_EXPECTED,
+    )
+  })
+
+  it('bundles every dependency but msw: dist imports only msw and Node built-ins', () => {
+    const externals = new Set(
+      Object.values(meta().outputs).flatMap((output) =>
+        output.imports.filter((i) => i.external === true).map((i) => i.path),
+      ),
+    )
+    expect(
+      [...externals].filter((path) => !path.startsWith('node:') && !path.startsWith('msw')),
+    ).toEqual([])
+  })
+
+  it('the installed server entry finds the package files it reads (the OpenAPI document)', () => {
+    const { stdout } = importInFreshNode(
+      'petstore-sandbox/server',
+      `const app = m.createSandboxServer({ seed: 1 });
+       const { url } = await app.listen(0, '127.0.0.1');
+       const pets = await fetch(url + '/v1/pets?limit=1', { headers: { authorization: 'Bearer sandbox-free' } });
+       const doc = await fetch(url + '/__sandbox/openapi.json');
+       console.log(JSON.stringify([pets.status, doc.status, (await doc.json()).openapi]));
+       await app.close();`,
+    )
+    expect(JSON.parse(stdout.trim())).toEqual([200, 200, '3.1.0'])
+  })
+})
