@@ -19,6 +19,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { build } from 'esbuild'
+import { seedFakerPlugin } from './seed-faker-plugin.mjs'
 
 export const ENTRIES = {
   index: 'src/index.ts',
@@ -49,6 +50,7 @@ const result = await build({
   external: ['msw', 'msw/*', 'node:*'],
   treeShaking: true,
   metafile: true,
+  plugins: [seedFakerPlugin],
   legalComments: 'none',
   logLevel: 'warning',
 })

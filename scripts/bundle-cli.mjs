@@ -4,6 +4,7 @@
 // bundled; the package's own files (package.json, openapi/) are still read
 // relative to dist/cli at run time.
 import { build } from 'esbuild'
+import { seedFakerPlugin } from './seed-faker-plugin.mjs'
 
 await build({
   entryPoints: ['src/cli/bin.ts'],
@@ -16,5 +17,6 @@ await build({
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
+  plugins: [seedFakerPlugin],
   logLevel: 'warning',
 })

@@ -1,7 +1,5 @@
-import type { Faker } from '@faker-js/faker'
-// The English locale alone: the package root loads every locale, which costs start-up time.
-import { faker as englishFaker } from '@faker-js/faker/locale/en'
 import { type NewPet, PET_STATUSES } from '../contract/pet.js'
+import { FakerClass, SEED_LOCALE } from './seed-faker.js'
 
 export const DEFAULT_SEED = 20301205
 export const DEFAULT_PET_COUNT = 25
@@ -24,9 +22,9 @@ export interface SeedOptions {
 export const seedPets = (options: SeedOptions = {}): NewPet[] => {
   const seed = options.seed ?? DEFAULT_SEED
   const count = options.count ?? DEFAULT_PET_COUNT
-  // A private instance, so seeding never disturbs a user's own faker.
-  const FakerClass = englishFaker.constructor as typeof Faker
-  const faker = new FakerClass({ locale: englishFaker.rawDefinitions, seed })
+  // A private instance over the definitions the seed uses, so seeding never
+  // disturbs a user's own faker (src/db/seed-faker.ts).
+  const faker = new FakerClass({ locale: SEED_LOCALE, seed })
   const pets: NewPet[] = []
   for (let index = 0; index < count; index++) {
     pets.push({

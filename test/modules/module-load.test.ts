@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { seedPets } from '../../src/db/seed-pets.js'
 
 // The package as a user gets it: `npm pack` (what `files` publishes; dist is
 // built by the test run's globalSetup), unpacked into a fresh project's
@@ -191,16 +192,17 @@ describe('what each package entry loads (npm pack, installed, a fresh Node proce
     ).toEqual([])
   })
 
-  it('the installed server entry finds the package files it reads (the OpenAPI document)', () => {
+  it('the installed server finds the OpenAPI document and seeds the pets the sources seed', () => {
     const { stdout } = importInFreshNode(
       'petstore-sandbox/server',
-      `const app = m.createSandboxServer({ seed: 1 });
+      `const app = m.createSandboxServer({ seed: 11, pets: 100 });
        const { url } = await app.listen(0, '127.0.0.1');
-       const pets = await fetch(url + '/v1/pets?limit=1', { headers: { authorization: 'Bearer sandbox-free' } });
+       const pets = await fetch(url + '/v1/pets?limit=100', { headers: { authorization: 'Bearer sandbox-free' } });
        const doc = await fetch(url + '/__sandbox/openapi.json');
-       console.log(JSON.stringify([pets.status, doc.status, (await doc.json()).openapi]));
+       console.log(JSON.stringify([pets.status, await pets.json(), doc.status, (await doc.json()).openapi]));
        await app.close();`,
     )
-    expect(JSON.parse(stdout.trim())).toEqual([200, 200, '3.1.0'])
+    const expected = seedPets({ seed: 11, count: 100 }).map((pet, i) => ({ id: i + 1, ...pet }))
+    expect(JSON.parse(stdout.trim())).toEqual([200, expected, 200, '3.1.0'])
   })
 })

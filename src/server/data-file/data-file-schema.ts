@@ -1,5 +1,9 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { PetSchema, PositiveIdSchema } from '../../contract/pet.js'
+import { useEnglishZodMessages } from '../../contract/zod-messages.js'
+
+// A broken data file is explained with zod's messages ("Invalid input: expected number…").
+useEnglishZodMessages()
 
 /**
  * A data file (`--data FILE`): the PetStore snapshot with a format version.
@@ -11,19 +15,25 @@ export const DataFileSchema = z
     nextId: PositiveIdSchema,
     pets: z.array(PetSchema),
   })
-  .superRefine((file, ctx) => {
-    const seen = new Set<number>()
-    file.pets.forEach((pet, index) => {
-      if (seen.has(pet.id))
-        ctx.addIssue({ code: 'custom', path: ['pets', index, 'id'], message: 'is a duplicate id' })
-      seen.add(pet.id)
-      if (pet.id >= file.nextId)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['pets', index, 'id'],
-          message: 'is not below nextId',
-        })
-    })
-  })
+  .check(
+    z.superRefine((file, ctx) => {
+      const seen = new Set<number>()
+      file.pets.forEach((pet, index) => {
+        if (seen.has(pet.id))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['pets', index, 'id'],
+            message: 'is a duplicate id',
+          })
+        seen.add(pet.id)
+        if (pet.id >= file.nextId)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['pets', index, 'id'],
+            message: 'is not below nextId',
+          })
+      })
+    }),
+  )
 
 export type DataFile = z.infer<typeof DataFileSchema>
