@@ -1,10 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { spawnSync } from 'node:child_process'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { seedPets } from '../../src/db/seed-pets.js'
+import { installPacked, ROOT } from '../support/install-packed.js'
 
 // The package as a user gets it: `npm pack` (what `files` publishes; dist is
 // built by the test run's globalSetup), unpacked into a fresh project's
@@ -13,12 +13,8 @@ import { seedPets } from '../../src/db/seed-pets.js'
 // node_modules (msw, the external peer) or when a dist file Node loaded holds
 // its code (the bundled ones; esbuild's metafile says which).
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const PACKAGES = ['msw', '@faker-js/faker', '@msw/data', 'zod'] as const
 type Package = (typeof PACKAGES)[number]
-/** The package's runtime dependencies and peer, linked from this repository's node_modules. */
-const INSTALLED = ['msw', '@faker-js/faker', '@msw/data', 'zod', 'cors']
-
 /**
  * What each entry loads: the target of issue 11. The server and Playwright
  * entries never load msw (they answer through the core, not MSW handlers).
@@ -90,27 +86,7 @@ const reachableOutputs = (entry: string): string[] => {
 let project = ''
 
 beforeAll(() => {
-  project = mkdtempSync(join(tmpdir(), 'petstore-sandbox-modules-'))
-  // --ignore-scripts: dist is already built (prepack would build it again).
-  const tarball = execFileSync(
-    'npm',
-    ['pack', '--ignore-scripts', '--silent', '--pack-destination', project],
-    { cwd: ROOT, encoding: 'utf8' },
-  )
-    .trim()
-    .split('\n')
-    .pop() as string
-  const installed = join(project, 'node_modules/petstore-sandbox')
-  mkdirSync(installed, { recursive: true })
-  execFileSync('tar', ['-xzf', join(project, tarball), '-C', installed, '--strip-components=1'])
-  for (const name of INSTALLED) {
-    mkdirSync(dirname(join(project, 'node_modules', name)), { recursive: true })
-    symlinkSync(join(ROOT, 'node_modules', name), join(project, 'node_modules', name), 'dir')
-  }
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
-  )
+  project = installPacked('petstore-sandbox-modules-')
 }, 60_000)
 
 afterAll(() => {
