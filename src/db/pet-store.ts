@@ -128,6 +128,11 @@ const loadedSnapshots = new WeakMap<ReadonlyPetStoreSnapshot, LoadedPets>()
 /** Snapshots this module made and froze: already valid, never changed. */
 const trustedSnapshots = new WeakSet<ReadonlyPetStoreSnapshot>()
 
+export interface SeededSnapshotOptions extends SeedOptions {
+  /** Called about every 1% while faker runs (not on a cached snapshot): the CLI's progress line. */
+  onProgress?: ((done: number, total: number) => void) | undefined
+}
+
 const SNAPSHOT_CACHE_SIZE = 4
 const seededSnapshots = new Map<string, ReadonlyPetStoreSnapshot>()
 
@@ -140,7 +145,7 @@ const seededSnapshots = new Map<string, ReadonlyPetStoreSnapshot>()
  * const store = new PetStore()
  * await store.load(seededSnapshot({ seed: 1, count: 25 }))
  */
-export const seededSnapshot = (options: SeedOptions = {}): ReadonlyPetStoreSnapshot => {
+export const seededSnapshot = (options: SeededSnapshotOptions = {}): ReadonlyPetStoreSnapshot => {
   const seed = options.seed ?? DEFAULT_SEED
   const count = options.count ?? DEFAULT_PET_COUNT
   const key = `${seed}:${count}`
@@ -152,8 +157,11 @@ export const seededSnapshot = (options: SeedOptions = {}): ReadonlyPetStoreSnaps
     return cached
   }
   const pets: Pet[] = new Array(count)
+  const { onProgress } = options
+  const step = Math.max(1, Math.ceil(count / 100))
   forEachSeedPet({ seed, count }, (name, categoryId, status, index) => {
     pets[index] = Object.freeze({ id: index + 1, name, categoryId, status })
+    if (onProgress !== undefined && (index + 1) % step === 0) onProgress(index + 1, count)
   })
   const snapshot = Object.freeze({ nextId: count + 1, pets: Object.freeze(pets) })
   trustedSnapshots.add(snapshot)
