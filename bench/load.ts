@@ -194,7 +194,7 @@ ${FIRST_ANSWER}`,
 }
 
 const workerStart = async (project: string, rounds: number): Promise<void> => {
-  const { launchChromium } = await import('../test/browser/support/launch-chromium.js')
+  const { launchChromium } = await import('../test/support/browser/launch-chromium.js')
   const roots: Record<string, string> = {}
   for (const [name, source] of Object.entries(BROWSER_APPS)) {
     const root = join(project, `page-${name}`)

@@ -7,10 +7,10 @@
  * See docs/decisions/0001-collection-with-indexes.md.
  */
 import type { PetStatus } from '../src/contract/pet.js'
-import type { SandboxRequest } from '../src/core/types.js'
 import { PetStore } from '../src/db/pet-store.js'
-import { encodeCursor } from '../src/handlers/cursor.js'
-import { createSandbox } from '../src/sandbox/create-sandbox.js'
+import { createSandbox } from '../src/handlers/create-sandbox.js'
+import type { SandboxRequest } from '../src/http/types.js'
+import { encodeCursor } from '../src/operations/cursor.js'
 
 const PETS = 100_000
 const LIMIT = 20

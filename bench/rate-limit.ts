@@ -13,9 +13,9 @@
  */
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
-import type { SandboxRequest } from '../src/core/types.js'
+import { createSandbox } from '../src/handlers/create-sandbox.js'
+import type { SandboxRequest } from '../src/http/types.js'
 import { createRateLimiter, type RateLimiter } from '../src/rate-limit/rate-limiter.js'
-import { createSandbox } from '../src/sandbox/create-sandbox.js'
 
 const ROUNDS = 41
 const REQUESTS_PER_ROUND = 1_000
@@ -29,7 +29,12 @@ export const createNoopLimiter = (): RateLimiter => {
     'X-RateLimit-Remaining': '999999999',
     'X-RateLimit-Reset': '1893499260',
   }
-  return { take: () => ({ allowed: true, headers }), reset: () => {}, size: 0 }
+  return {
+    take: () => ({ allowed: true, headers }),
+    peek: () => ({ headers }),
+    reset: () => {},
+    size: 0,
+  }
 }
 
 const median = (values: number[]): number => {

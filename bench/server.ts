@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { encodeCursor } from '../src/handlers/cursor.js'
+import { encodeCursor } from '../src/operations/cursor.js'
 import { createSandboxServer } from '../src/server/index.js'
 import { createNoopLimiter } from './rate-limit.js'
 

@@ -1,5 +1,5 @@
 import express from 'express'
-import { createSandbox, sandboxMiddleware } from 'petstore-sandbox/server'
+import { createSandboxCore, sandboxMiddleware } from 'petstore-sandbox/server'
 
 /**
  * Your own express app with the Pet Store sandbox mounted in it: `/v1/*` is
@@ -9,7 +9,7 @@ import { createSandbox, sandboxMiddleware } from 'petstore-sandbox/server'
  * createApp().listen(3000) // GET http://localhost:3000/v1/pets, GET http://localhost:3000/health
  */
 export const createApp = () => {
-  const sandbox = createSandbox({ seed: 42, pets: 5 })
+  const sandbox = createSandboxCore({ seed: 42, pets: 5 })
   const app = express()
   // Mount before body parsers, so the sandbox sees the raw body (malformed JSON included).
   app.use(sandboxMiddleware(sandbox))

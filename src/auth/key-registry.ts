@@ -15,6 +15,8 @@ export interface ApiKeyInfo {
   limits: PlanLimits
   /** Where the key came from: built in, the sandbox options, or created at run time. */
   source: 'demo' | 'options' | 'runtime'
+  /** The session a run-time key belongs to: its requests always land there. */
+  session?: string | undefined
 }
 
 /** A key in the `keys` option: a plan name, or a plan with custom (enterprise) limits. */
@@ -28,17 +30,32 @@ export interface CreateKeyOptions {
   perDay?: number
 }
 
+/**
+ * The keys one session sees: the sandbox's demo and option keys (less those
+ * revoked in this session) and the run-time keys created in it.
+ */
 export interface KeyRegistry {
   lookup(key: string): ApiKeyInfo | undefined
   create(options: CreateKeyOptions): ApiKeyInfo
-  /** Revokes any key, demo keys included, until the next reset. Returns false for an unknown key. */
+  /** Revokes any key, demo keys included, in this session until its next reset. Returns false for an unknown key. */
   revoke(key: string): boolean
   list(): ApiKeyInfo[]
-  /** Back to the demo keys and the option keys. */
+  /** Back to the demo keys and the option keys; the run-time keys are gone. */
   reset(): void
 }
 
+/** Where a registry sits among a sandbox's sessions. */
+export interface KeyScope {
+  /** The session of this registry (default `default`). */
+  session?: string
+  /** Run-time key → its session, shared by every session of a sandbox: a key exists once. */
+  index?: Map<string, string>
+}
+
 export class KeyOptionError extends TypeError {}
+
+/** A key whose text is taken already (in this session or bound to another). */
+export class KeyExistsError extends KeyOptionError {}
 
 const randomKey = (): string => {
   const bytes = new Uint8Array(16)
@@ -102,8 +119,59 @@ const makeInfo = (
  * keys.create({ plan: 'enterprise', perMinute: 10_000 })
  */
 export const createKeyRegistry = (
-  configured: Readonly<Record<string, KeyOption>> = {},
+  configured: Readonly<Record<string, KeyOption>> | ReadonlyMap<string, ApiKeyInfo> = {},
+  scope: KeyScope = {},
 ): KeyRegistry => {
+  const base: ReadonlyMap<string, ApiKeyInfo> =
+    configured instanceof Map
+      ? configured
+      : createBaseKeys(configured as Readonly<Record<string, KeyOption>>)
+  const session = scope.session ?? 'default'
+  const index = scope.index ?? new Map<string, string>()
+  const runtime = new Map<string, ApiKeyInfo>()
+  const revoked = new Set<string>()
+  const lookup = (key: string): ApiKeyInfo | undefined =>
+    runtime.get(key) ?? (revoked.has(key) ? undefined : base.get(key))
+  return {
+    lookup,
+    create(options) {
+      const key = options.key ?? randomKey()
+      if (lookup(key) !== undefined || index.has(key))
+        throw new KeyExistsError(
+          `Failed to create key "${key}": it exists already. Revoke it first or choose another.`,
+        )
+      const info = { ...makeInfo(key, options, 'runtime'), session }
+      runtime.set(key, info)
+      index.set(key, session)
+      return info
+    },
+    revoke(key) {
+      if (runtime.delete(key)) {
+        index.delete(key)
+        return true
+      }
+      if (!base.has(key) || revoked.has(key)) return false
+      revoked.add(key)
+      return true
+    },
+    list: () => [...[...base.values()].filter((k) => !revoked.has(k.key)), ...runtime.values()],
+    reset() {
+      for (const key of runtime.keys()) index.delete(key)
+      runtime.clear()
+      revoked.clear()
+    },
+  }
+}
+
+/**
+ * The demo keys and the keys of the `keys` option, shared by every session.
+ *
+ * @example
+ * createBaseKeys({ 'my-key': 'pro' }).get('my-key')?.plan // 'pro'
+ */
+export const createBaseKeys = (
+  configured: Readonly<Record<string, KeyOption>> = {},
+): ReadonlyMap<string, ApiKeyInfo> => {
   const base = new Map<string, ApiKeyInfo>()
   for (const [key, plan] of Object.entries(DEMO_KEYS))
     base.set(key, makeInfo(key, { plan }, 'demo'))
@@ -111,23 +179,5 @@ export const createKeyRegistry = (
     const opts = typeof option === 'string' ? { plan: option } : option
     base.set(key, makeInfo(key, opts, 'options'))
   }
-  let keys = new Map(base)
-  return {
-    lookup: (key) => keys.get(key),
-    create(options) {
-      const key = options.key ?? randomKey()
-      if (keys.has(key))
-        throw new KeyOptionError(
-          `Failed to create key "${key}": it exists already. Revoke it first or choose another.`,
-        )
-      const info = makeInfo(key, options, 'runtime')
-      keys.set(key, info)
-      return info
-    },
-    revoke: (key) => keys.delete(key),
-    list: () => [...keys.values()],
-    reset() {
-      keys = new Map(base)
-    },
-  }
+  return base
 }

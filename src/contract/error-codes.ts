@@ -21,6 +21,7 @@ export const ERROR_CODES = {
   unknown_scenario: 400,
   internal_error: 500,
   service_unavailable: 503,
+  session_limit_reached: 503,
   // Control API (standalone server and programmatic controls).
   forbidden: 403,
   unknown_plan: 400,

@@ -1,21 +1,10 @@
 import { Collection } from '@msw/data'
 import { type NewPet, PET_STATUSES, type Pet, PetSchema, type PetStatus } from '../contract/pet.js'
+import type { ListPetsQuery, PetPage, PetRecords } from './pet-records.js'
 import { DEFAULT_PET_COUNT, DEFAULT_SEED, forEachSeedPet, type SeedOptions } from './seed-pets.js'
 import { SortedIds } from './sorted-ids.js'
 
-export interface PetPage {
-  pets: Pet[]
-  /** Pets matching the filter, on every page. */
-  total: number
-  /** The id to continue after, when more pets follow. */
-  nextAfterId: number | undefined
-}
-
-export interface ListPetsQuery {
-  status?: PetStatus | undefined
-  afterId?: number | undefined
-  limit: number
-}
+export type { ListPetsQuery, PetPage } from './pet-records.js'
 
 /** The whole content of a store, as a data file keeps it. */
 export interface PetStoreSnapshot {
@@ -193,7 +182,7 @@ const validatePets = (pets: readonly Readonly<Pet>[]): Pet[] =>
  * Speaks records and `undefined`; HTTP lives in src/handlers.
  * See docs/decisions/0001-collection-with-indexes.md.
  */
-export class PetStore {
+export class PetStore implements PetRecords {
   readonly collection = new Collection({ schema: PetSchema })
   /** Pets by id: a loaded dense snapshot's records (id = index + 1), and a map for the rest. */
   private base: readonly Pet[] = []

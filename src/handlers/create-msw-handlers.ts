@@ -2,7 +2,7 @@
 // server never loads this file (it uses createSandboxCore), so its start-up pays nothing.
 import { type HttpHandler, http } from 'msw'
 import { LIMITS } from '../contract/limits.js'
-import type { SandboxRequest, SandboxResponse } from '../core/types.js'
+import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 
 export interface MswHandlersOptions {
   handle: (request: SandboxRequest) => Promise<SandboxResponse | null>

@@ -1,7 +1,30 @@
 import type { PlanLimits } from '../contract/plans.js'
 
-const MINUTE = 60_000
-const DAY = 86_400_000
+/** The length of the two windows, in ms. */
+export const MINUTE_MS = 60_000
+export const DAY_MS = 86_400_000
+const MINUTE = MINUTE_MS
+const DAY = DAY_MS
+
+/**
+ * When the current window of this kind ends: the next UTC minute or UTC day.
+ *
+ * @example
+ * windowEnd(90_000, 'minute') // 120_000
+ */
+export const windowEnd = (now: number, window: 'minute' | 'day'): number => {
+  const size = window === 'minute' ? MINUTE : DAY
+  return Math.floor(now / size) * size + size
+}
+
+/**
+ * When a ban starting now ends: `banMs` later, rounded up to a whole second so
+ * that `X-RateLimit-Reset` and `Retry-After` name the same moment.
+ *
+ * @example
+ * banEnd(1_500, 60_000) // 62_000
+ */
+export const banEnd = (now: number, banMs: number): number => Math.ceil((now + banMs) / 1000) * 1000
 
 /** A bucket's two windows at one moment, after the request was counted. */
 export interface WindowState {

@@ -1,5 +1,13 @@
 import type { PlanLimits } from '../contract/plans.js'
-import { describeWindow, retryAfterSeconds, type WindowState } from './describe-window.js'
+import {
+  banEnd,
+  DAY_MS,
+  describeWindow,
+  MINUTE_MS,
+  retryAfterSeconds,
+  type WindowState,
+  windowEnd,
+} from './describe-window.js'
 import { type RateLimitOptions, resolveRateLimitOptions } from './rate-limit-options.js'
 
 /** One request to count: which bucket, its quota, and the time by the sandbox clock. */
@@ -27,14 +35,16 @@ export interface RateLimitDecision {
 export interface RateLimiter {
   /** Admits a request when both windows have room and consumes one unit of each. Synchronous, so exact under concurrency. */
   take(request: TakeRequest): RateLimitDecision
+  /** The headers a request would get now, without counting it (OPTIONS answers, the dashboard). */
+  peek(request: Omit<TakeRequest, 'bannable'>): Pick<RateLimitDecision, 'headers'>
   /** Forgets every bucket: fresh quotas, no bans. */
   reset(): void
   /** How many buckets are held (for tests and the benchmark). */
   readonly size: number
 }
 
-const MINUTE = 60_000
-const DAY = 86_400_000
+const MINUTE = MINUTE_MS
+const DAY = DAY_MS
 
 /**
  * Flat small integers rather than nested window objects or epoch milliseconds
@@ -52,8 +62,6 @@ interface Bucket {
   /** Epoch ms the ban ends; 0 when the bucket was never banned. */
   bannedUntil: number
 }
-
-const toWholeSecond = (ms: number): number => Math.ceil(ms / 1000) * 1000
 
 /** The answer during a ban: Retry-After and X-RateLimit-Reset name its end. */
 const banned = (window: WindowState, until: number, now: number): RateLimitDecision => ({
@@ -168,7 +176,7 @@ export const createRateLimiter = (options: RateLimitOptions = {}): RateLimiter =
       const rejected = dayExhausted ? ++bucket.dayRejected : ++bucket.minuteRejected
       if (bannable && rejected > banAfter) {
         // A whole second, so X-RateLimit-Reset and Retry-After name the same moment.
-        bucket.bannedUntil = toWholeSecond(now + banMs)
+        bucket.bannedUntil = banEnd(now, banMs)
         bucket.minuteRejected = 0
         bucket.dayRejected = 0
         return banned(window, bucket.bannedUntil, now)
@@ -176,11 +184,27 @@ export const createRateLimiter = (options: RateLimitOptions = {}): RateLimiter =
       return {
         allowed: false,
         code: 'rate_limit_exceeded',
-        retryAfterSeconds: retryAfterSeconds(
-          dayExhausted ? dayStart + DAY : minuteStart + MINUTE,
-          now,
-        ),
+        retryAfterSeconds: retryAfterSeconds(windowEnd(now, dayExhausted ? 'day' : 'minute'), now),
         headers: describeWindow(window),
+      }
+    },
+    peek({ bucket: name, limits, now }) {
+      const minute = Math.floor(now / MINUTE)
+      const day = Math.floor(now / DAY)
+      const bucket = buckets.get(name)
+      const minuteUsed = bucket !== undefined && bucket.minute === minute ? bucket.minuteUsed : 0
+      const dayUsed = bucket !== undefined && bucket.day === day ? bucket.dayUsed : 0
+      const banEndsAt =
+        bucket !== undefined && now < bucket.bannedUntil ? bucket.bannedUntil : undefined
+      return {
+        headers: describeWindow({
+          limits,
+          minuteStart: minute * MINUTE,
+          dayStart: day * DAY,
+          minuteLeft: limits.perMinute - minuteUsed,
+          dayLeft: limits.perDay - dayUsed,
+          banEndsAt,
+        }),
       }
     },
     reset() {

@@ -1,7 +1,11 @@
 import { type SetupWorker, setupWorker } from 'msw/browser'
-import { createSandbox, type Sandbox } from '../sandbox/create-sandbox.js'
+import {
+  type PersistOptions,
+  persistSandbox,
+  type SandboxPersistence,
+} from '../extensions/persist.js'
+import { createSandbox, type Sandbox } from '../handlers/create-sandbox.js'
 import type { SandboxOptions } from '../sandbox/sandbox-options.js'
-import { type PersistOptions, persistSandbox, type SandboxPersistence } from './persist-sandbox.js'
 
 export interface BrowserSandboxOptions extends SandboxOptions {
   /** Where the worker script is served (default `/mockServiceWorker.js`, from `npx msw init public/ --save`). */
@@ -68,19 +72,17 @@ export const startSandbox = async (
   } = options
   const sandbox = createSandbox(sandboxOptions)
   const worker = setupWorker(...sandbox.handlers)
-  const resetSandbox = sandbox.reset
-  const started = Object.assign(sandbox, {
-    worker,
-    stop: () => worker.stop(),
-    // Also drops handlers added with worker.use().
-    reset: async () => {
-      worker.resetHandlers()
-      await resetSandbox()
-    },
+  // Resetting the default session also drops handlers added with worker.use().
+  sandbox.events.on('reset', ({ session }) => {
+    if (session === 'default') worker.resetHandlers()
   })
   const persistence =
-    persist === false ? undefined : await persistSandbox(started, persist === true ? {} : persist)
-  const browserSandbox: BrowserSandbox = Object.assign(started, { persistence })
+    persist === false ? undefined : await persistSandbox(sandbox, persist === true ? {} : persist)
+  const browserSandbox: BrowserSandbox = Object.assign(sandbox, {
+    worker,
+    stop: () => worker.stop(),
+    persistence,
+  })
 
   const urlScenario = scenarioParam === false ? undefined : scenarioFromUrl(scenarioParam)
   if (urlScenario !== undefined) {

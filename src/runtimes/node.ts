@@ -1,5 +1,5 @@
 import { type SetupServer, setupServer } from 'msw/node'
-import { createSandbox, type Sandbox } from '../sandbox/create-sandbox.js'
+import { createSandbox, type Sandbox } from '../handlers/create-sandbox.js'
 import type { SandboxOptions } from '../sandbox/sandbox-options.js'
 
 export interface NodeSandboxOptions extends SandboxOptions {
@@ -17,7 +17,8 @@ export interface NodeSandbox extends Sandbox {
 }
 
 /**
- * The sandbox for a Node test runner, in three lines.
+ * The sandbox for a Node test runner, in three lines. Resetting the default
+ * session also drops handlers a test added with `server.use()`.
  *
  * @example
  * const sandbox = setupSandbox()
@@ -29,16 +30,13 @@ export const setupSandbox = (options: NodeSandboxOptions = {}): NodeSandbox => {
   const { onUnhandledRequest = 'error', ...sandboxOptions } = options
   const sandbox = createSandbox(sandboxOptions)
   const server = setupServer(...sandbox.handlers)
-  const resetSandbox = sandbox.reset
+  sandbox.events.on('reset', ({ session }) => {
+    if (session === 'default') server.resetHandlers()
+  })
   return Object.assign(sandbox, {
     server,
     listen: () => server.listen({ onUnhandledRequest }),
     close: () => server.close(),
-    // Also drops handlers a test added with server.use().
-    reset: async () => {
-      server.resetHandlers()
-      await resetSandbox()
-    },
   })
 }
 

@@ -1,5 +1,6 @@
-import type { TransportFault } from '../core/types.js'
-import { createSandbox, type Sandbox } from '../sandbox/create-sandbox.js'
+import type { TransportFault } from '../http/types.js'
+import { belowBasePath } from '../pipeline/locate.js'
+import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import type { SandboxOptions } from '../sandbox/sandbox-options.js'
 import { crossOriginHeaders } from './cross-origin-headers.js'
 
@@ -35,7 +36,7 @@ export interface RouteTarget {
 export type PlaywrightSandboxOptions = SandboxOptions
 
 /** A sandbox answering a Playwright page's (or context's) requests from the test process. */
-export interface PlaywrightSandbox extends Sandbox {
+export interface PlaywrightSandbox extends SandboxCore {
   /** Stops routing; the page's requests go to the network again. */
   uninstall(): Promise<void>
 }
@@ -47,16 +48,6 @@ const ABORT_CODES: Readonly<Record<TransportFault, string>> = {
 }
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** The base path of `baseUrl` (default `/v1`) and its origin, when it names one. */
-const matcherFor = (baseUrl: string | undefined): UrlMatcher => {
-  const absolute = baseUrl !== undefined && !baseUrl.startsWith('/')
-  const url = new URL(baseUrl ?? '/v1', 'http://any.invalid')
-  const base = url.pathname.replace(/\/+$/, '')
-  return (candidate) =>
-    (!absolute || candidate.origin === url.origin) &&
-    (candidate.pathname === base || candidate.pathname.startsWith(`${base}/`))
-}
 
 /**
  * Gives a Playwright page (or a whole browser context) the sandbox at the
@@ -74,8 +65,10 @@ export const installSandbox = async (
   target: RouteTarget,
   options: PlaywrightSandboxOptions = {},
 ): Promise<PlaywrightSandbox> => {
-  const sandbox = createSandbox(options)
-  const matches = matcherFor(options.baseUrl)
+  const sandbox = createSandboxCore(options)
+  const matches: UrlMatcher = (candidate) =>
+    (sandbox.origin === undefined || candidate.origin === sandbox.origin) &&
+    belowBasePath(candidate.pathname, sandbox.basePath) !== undefined
 
   const handler = async (route: RouteLike): Promise<void> => {
     const request = route.request()
@@ -123,4 +116,4 @@ export const installSandbox = async (
   })
 }
 
-export * from '../index.js'
+export * from '../core-api.js'

@@ -1,55 +1,61 @@
-import { type ApiKeyInfo, type CreateKeyOptions, createKeyRegistry } from '../auth/key-registry.js'
-import { createClock, type SandboxClock } from '../core/clock.js'
-import { handleRequest, type PipelineState } from '../core/handle-request.js'
-import { createJournal, type JournalEntry } from '../core/journal.js'
-import type { SandboxRequest, SandboxResponse } from '../core/types.js'
-import { PetStore } from '../db/pet-store.js'
-import { createRateLimiter } from '../rate-limit/rate-limiter.js'
+import { createBaseKeys } from '../auth/key-registry.js'
+import type { SandboxResponse } from '../http/types.js'
+import { type Answer, type HandleOptions, handleRequest } from '../pipeline/handle-request.js'
+import type { PipelineContext } from '../pipeline/pipeline-context.js'
 import { builtInScenarios } from '../scenarios/built-in-scenarios.js'
-import { createScenarioState } from '../scenarios/create-scenario-state.js'
-import type { Scenario } from '../scenarios/define-scenario.js'
-import { createScenarioRegistry } from '../scenarios/scenario-registry.js'
+import { createScenarioRegistry, type ScenarioRegistry } from '../scenarios/scenario-registry.js'
+import type { Listener } from '../state/emitter.js'
+import { createMemoryState } from '../state/memory-state.js'
+import type { SandboxEvents } from '../state/sandbox-events.js'
+import {
+  DEFAULT_SESSION,
+  type SandboxState,
+  SESSION_ID,
+  type SessionSummary,
+} from '../state/sandbox-state.js'
+import { type HandleInput, normalizeRequest } from './normalize-request.js'
 import { resolveOptions } from './resolve-options.js'
 import type { SandboxOptions } from './sandbox-options.js'
+import { createSessionControls, type SessionControls } from './session-controls.js'
 
-/** A scenario as the controls list it. */
-export interface ScenarioInfo {
-  name: string
-  description: string
-}
+export type { ScenarioInfo, SessionControls } from './session-controls.js'
 
-/** A running sandbox without MSW: the runtime-free core and its controls. */
-export interface SandboxCore {
+/** A session as `sessions.list()` shows it. */
+export type SessionInfo = SessionSummary
+
+/** A running sandbox without MSW: the runtime-free core, the default session's controls, and the other sessions. */
+export interface SandboxCore extends SessionControls {
   /** The API's path prefix, e.g. `/v1`. */
   readonly basePath: string
   /** The one origin the sandbox answers for (from a full `baseUrl`), or undefined for any. */
   readonly origin: string | undefined
-  /** Resolves once the seeded pets are in place. Requests wait for it by themselves. */
-  readonly ready: Promise<void>
-  /** The core: a plain request in, a plain response out; null when the request is not the API's. */
-  handle(request: SandboxRequest): Promise<SandboxResponse | null>
-  /** Back to the seeded pets, the start scenario, the real clock, fresh quotas and bans, no run-time keys, an empty journal. */
-  reset(): Promise<void>
-  readonly keys: {
-    create(options: CreateKeyOptions): ApiKeyInfo
-    revoke(key: string): boolean
-    list(): ApiKeyInfo[]
+  /**
+   * The core: a request in, a plain response out; null when the request is not
+   * the API's. Header names and the method may be in any case; the body may be
+   * bytes, a string, or a value to send as JSON. The URL must be absolute.
+   */
+  handle(request: HandleInput, options?: HandleOptions): Promise<SandboxResponse | null>
+  /** As `handle`, with the request's journal entry (what a runtime logs). */
+  answer(request: HandleInput, options?: HandleOptions): Promise<Answer | null>
+  /** Typed events for extensions: `request`, `change`, `reset`, `keys`, `scenario`, `clock`, `session`. */
+  readonly events: {
+    on<K extends keyof SandboxEvents>(type: K, listener: Listener<SandboxEvents[K]>): () => void
   }
-  readonly clock: SandboxClock
-  readonly scenario: {
-    /** The sticky scenario's name. */
-    get(): string
-    /** Makes a scenario sticky; throws for an unknown name. */
-    set(name: string): void
-    list(): ScenarioInfo[]
-    register(scenario: Scenario): void
+  /**
+   * The state seam behind the sandbox (every session, asynchronous calls): what
+   * the control API drives, so that a shared store plugs in without it changing.
+   */
+  readonly state: SandboxState
+  /** The scenarios, built-in and yours, shared by every session. */
+  readonly scenarios: ScenarioRegistry
+  /** The controls of one session, created on first use (the same controls as the sandbox's own). */
+  session(id: string): SessionControls
+  readonly sessions: {
+    /** Every live session, `default` first. */
+    list(): SessionInfo[]
+    /** Drops a session with everything in it; false when there is none. `default` cannot be dropped. */
+    drop(id: string): boolean
   }
-  readonly journal: {
-    list(): JournalEntry[]
-    clear(): void
-  }
-  /** The data behind the default scenario. */
-  readonly db: { readonly pets: PetStore }
 }
 
 /**
@@ -63,90 +69,73 @@ export interface SandboxCore {
  */
 export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => {
   const { origin, settings } = resolveOptions(options)
-  const seedOptions = { seed: options.seed, count: options.pets }
-  const clock = createClock(options.now === undefined ? {} : { source: options.now })
-  const keys = createKeyRegistry(options.keys)
-  const limiter = options.limiter ?? createRateLimiter(options.rateLimit)
   const scenarios = createScenarioRegistry(
     options.scenarios,
     builtInScenarios({ flaky: options.flaky }),
   )
-  // Scenario stores (empty, paginated, yours) and random streams, per sandbox.
-  const scenarioState = createScenarioState({ seed: options.seed, pets: options.pets })
-  const journal = createJournal(options.journalSize)
   const startScenario = options.scenario ?? 'default'
-  const checkScenario = (name: string): void => {
-    if (scenarios.get(name) === undefined) {
-      const names = scenarios
-        .list()
-        .map((s) => s.name)
-        .join(', ')
-      throw new TypeError(`Failed to set the scenario: "${name}" is unknown. Use one of ${names}.`)
-    }
+  if (scenarios.get(startScenario) === undefined) {
+    const names = scenarios
+      .list()
+      .map((s) => s.name)
+      .join(', ')
+    throw new TypeError(
+      `Failed to create the sandbox: scenario "${startScenario}" is unknown. Use one of ${names}.`,
+    )
   }
-  checkScenario(startScenario)
-  let sticky = startScenario
-
-  let pets = new PetStore()
-  let ready = PetStore.seeded(seedOptions).then((store) => {
-    pets = store
+  const onError =
+    options.onError ??
+    ((error: unknown) => console.error('[petstore-sandbox] internal error:', error))
+  const state = createMemoryState({
+    seed: options.seed,
+    pets: options.pets,
+    baseKeys: createBaseKeys(options.keys),
+    rateLimit: options.rateLimit,
+    limiter: options.limiter,
+    journalSize: options.journalSize,
+    now: options.now,
+    startScenario,
+    sessionTtlMs: options.sessionTtlMs,
+    maxSessions: options.maxSessions,
+    onError,
   })
+  const ctx: PipelineContext = { settings, origin, scenarios, state, onError }
 
-  const state: PipelineState = {
-    settings,
-    origin,
-    clock,
-    keys,
-    limiter,
-    scenarios,
-    stickyScenario: () => sticky,
-    journal,
-    resolveStore: ({ scenario }) => scenarioState.store(scenario) ?? pets,
-    scenarioRandom: (scenario) => scenarioState.random(scenario),
-    onError:
-      options.onError ?? ((error) => console.error('[petstore-sandbox] internal error:', error)),
-  }
+  const controlsOf = (id: string): SessionControls =>
+    createSessionControls({ id, state, scenarios, resolve: () => state.session(id) })
+  const own = controlsOf(DEFAULT_SESSION)
+  const answer = (request: HandleInput, handleOptions?: HandleOptions) =>
+    handleRequest(ctx, normalizeRequest(request), handleOptions)
 
-  const handle = async (request: SandboxRequest): Promise<SandboxResponse | null> => {
-    await ready
-    return handleRequest(state, request)
-  }
-
-  return {
+  return Object.assign(own, {
     basePath: settings.basePath,
     origin,
-    get ready() {
-      return ready
+    answer,
+    handle: async (request: HandleInput, handleOptions?: HandleOptions) =>
+      (await answer(request, handleOptions))?.response ?? null,
+    events: { on: state.events.on },
+    state,
+    scenarios,
+    session(id: string): SessionControls {
+      if (typeof id !== 'string' || !SESSION_ID.test(id)) {
+        throw new TypeError(
+          `Failed to select session "${String(id)}": a session id is 1-64 characters of A-Z a-z 0-9 . _ -.`,
+        )
+      }
+      state.session(id)
+      return id === DEFAULT_SESSION ? own : controlsOf(id)
     },
-    handle,
-    async reset() {
-      ready = PetStore.seeded(seedOptions).then((store) => {
-        pets = store
-      })
-      sticky = startScenario
-      clock.useRealTime()
-      limiter.reset()
-      scenarioState.reset()
-      keys.reset()
-      journal.clear()
-      await ready
-    },
-    keys: { create: (o) => keys.create(o), revoke: (k) => keys.revoke(k), list: () => keys.list() },
-    clock,
-    scenario: {
-      get: () => sticky,
-      set(name) {
-        checkScenario(name)
-        sticky = name
-      },
-      list: () => scenarios.list().map(({ name, description }) => ({ name, description })),
-      register: (scenario) => scenarios.register(scenario),
-    },
-    journal: { list: () => journal.list(), clear: () => journal.clear() },
-    db: {
-      get pets() {
-        return pets
+    sessions: {
+      list: (): SessionInfo[] => state.listSessions(),
+      drop(id: string): boolean {
+        if (id === DEFAULT_SESSION)
+          throw new TypeError(
+            'Failed to drop the session "default": it is never dropped. Reset it instead.',
+          )
+        return state.dropSession(id)
       },
     },
-  }
+  }) satisfies SandboxCore
 }
+
+export type { Answer, HandleInput, HandleOptions }

@@ -1,15 +1,16 @@
-import type { OperationSettings } from '../handlers/operation.js'
+import type { SandboxSettings } from '../operations/operation.js'
 import { resolveRateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import {
   DEFAULT_BASE_PATH,
   DEFAULT_DEPRECATED_AT,
   DEFAULT_SUNSET_AT,
+  SANDBOX_OPTION_NAMES,
   type SandboxOptions,
 } from './sandbox-options.js'
 
 export interface ResolvedBase {
   origin: string | undefined
-  settings: OperationSettings
+  settings: SandboxSettings
 }
 
 const toMs = (name: string, value: Date | string): number => {
@@ -31,7 +32,33 @@ const checkCount = (name: string, value: number | undefined, max: number): void 
 
 /** Checks the options that are not checked where they are used, and derives the operation settings. */
 export const resolveOptions = (options: SandboxOptions): ResolvedBase => {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(
+      `Failed to create the sandbox: options must be an object, got ${options === null ? 'null' : typeof options}.`,
+    )
+  }
+  const known = new Set<string>(SANDBOX_OPTION_NAMES)
+  const unknown = Object.keys(options).filter((name) => !known.has(name))
+  if (unknown.length > 0) {
+    throw new TypeError(
+      `Failed to create the sandbox: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}. Known options: ${SANDBOX_OPTION_NAMES.join(', ')}.`,
+    )
+  }
   checkCount('pets', options.pets, 1_000_000)
+  checkCount('maxSessions', options.maxSessions, 1_000_000)
+  if (options.maxSessions !== undefined && options.maxSessions < 1) {
+    throw new TypeError(
+      'Failed to create the sandbox: maxSessions must be at least 1 (the default session).',
+    )
+  }
+  if (
+    options.sessionTtlMs !== undefined &&
+    !(Number.isSafeInteger(options.sessionTtlMs) && options.sessionTtlMs >= 1_000)
+  ) {
+    throw new TypeError(
+      `Failed to create the sandbox: sessionTtlMs must be a whole number of milliseconds >= 1000, got ${String(options.sessionTtlMs)}.`,
+    )
+  }
   checkCount('journalSize', options.journalSize, 100_000)
   if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) {
     throw new TypeError(

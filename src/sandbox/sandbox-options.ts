@@ -48,7 +48,31 @@ export interface SandboxOptions {
   sunsetAt?: Date | string
   /** Called with programming errors behind a 500 `internal_error` (default console.error). */
   onError?: (error: unknown) => void
+  /** Idle time after which a session other than `default` is dropped, in ms (default 3,600,000: an hour). */
+  sessionTtlMs?: number
+  /** Most sessions alive at once, `default` included (default 1,000); past it the least recently used is dropped. */
+  maxSessions?: number
 }
+
+/** Every option `createSandbox` knows: another one is a mistake (a typo, say) and fails fast. */
+export const SANDBOX_OPTION_NAMES: readonly (keyof SandboxOptions)[] = [
+  'baseUrl',
+  'seed',
+  'pets',
+  'keys',
+  'scenario',
+  'scenarios',
+  'flaky',
+  'rateLimit',
+  'limiter',
+  'now',
+  'journalSize',
+  'deprecatedAt',
+  'sunsetAt',
+  'onError',
+  'sessionTtlMs',
+  'maxSessions',
+]
 
 export const DEFAULT_BASE_PATH = '/v1'
 export const DEFAULT_DEPRECATED_AT = '2026-01-01T00:00:00Z'

@@ -1,16 +1,17 @@
+import type { SandboxClock } from '../clock/clock.js'
 import type { NewPet } from '../contract/pet.js'
-import type { ApiError } from '../core/api-error.js'
-import type { SandboxClock } from '../core/clock.js'
-import type { SandboxRequest, SandboxResponse, TransportFault } from '../core/types.js'
-import type { OperationId, OperationSettings } from '../handlers/operation.js'
+import type { ApiError } from '../http/api-error.js'
+import type { SandboxRequest, SandboxResponse, TransportFault } from '../http/types.js'
+import type { OperationId, SandboxSettings } from '../operations/operation.js'
 
 /** What a scenario sees of the request it may change, after authentication and rate limiting. */
 export interface ScenarioContext {
   operationId: OperationId
   request: SandboxRequest
   url: URL
-  clock: SandboxClock
-  settings: OperationSettings
+  /** The sandbox clock, read-only: `now()` is the moment of this request. */
+  clock: Pick<SandboxClock, 'now'>
+  settings: SandboxSettings
   /** The rate-limit headers the real limiter gave this request (`X-RateLimit-*`). */
   rateLimit: Readonly<Record<string, string>>
   /**

@@ -1,4 +1,5 @@
-import { invalidParameter, singleParam } from '../handlers/query.js'
+import { invalidParameter } from '../http/errors.js'
+import { singleParam } from '../http/query.js'
 import type { ScenarioContext } from './define-scenario.js'
 
 /** The largest delay, in ms, a scenario holds a request: nothing hangs for ever. */

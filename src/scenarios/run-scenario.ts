@@ -1,5 +1,5 @@
-import { ApiError } from '../core/api-error.js'
-import type { SandboxResponse, TransportFault } from '../core/types.js'
+import { ApiError } from '../http/api-error.js'
+import type { SandboxResponse, TransportFault } from '../http/types.js'
 import type { Scenario, ScenarioContext } from './define-scenario.js'
 
 const checkDelay = (scenario: Scenario, delayMs: number): number => {

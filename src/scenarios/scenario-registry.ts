@@ -1,8 +1,11 @@
+import { ApiError } from '../http/api-error.js'
 import { builtInScenarios } from './built-in-scenarios.js'
 import type { Scenario } from './define-scenario.js'
 
 export interface ScenarioRegistry {
   get(name: string): Scenario | undefined
+  /** The scenario of that name; 400 `unknown_scenario`, naming the valid ones, for another name. */
+  require(name: string): Scenario
   list(): Scenario[]
   register(scenario: Scenario): void
 }
@@ -25,6 +28,14 @@ export const createScenarioRegistry = (
   const scenarios = new Map<string, Scenario>()
   const registry: ScenarioRegistry = {
     get: (name) => scenarios.get(name),
+    require(name) {
+      const scenario = scenarios.get(name)
+      if (scenario !== undefined) return scenario
+      throw new ApiError(
+        'unknown_scenario',
+        `Unknown scenario "${name}". Valid scenarios: ${[...scenarios.keys()].join(', ')}.`,
+      )
+    },
     list: () => [...scenarios.values()],
     register(scenario) {
       if (scenarios.has(scenario.name)) {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LIMITS } from '../contract/limits.js'
-import type { SandboxResponse } from '../core/types.js'
+import type { JournalEntry } from '../journal/journal.js'
 import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { buildSandboxRequest, requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { type BodyReadResult, readRequestBody } from './read-request-body.js'
@@ -12,10 +12,8 @@ export interface ApiAnswerContext {
   held: HeldAnswers
   /** Host used when a request's Host header is missing or malformed. */
   fallbackHost: string
-  /** While the sandbox resets, a promise that new requests wait for. */
-  gate(): Promise<void> | undefined
-  /** Told about each answered request (the request log). */
-  onAnswered?: ((req: IncomingMessage, response: SandboxResponse) => void) | undefined
+  /** Told about each answered request's journal entry (the request log). */
+  onAnswered?: ((req: IncomingMessage, entry: JournalEntry) => void) | undefined
 }
 
 export interface AnswerOptions {
@@ -57,18 +55,17 @@ export const answerApiRequest = async (
     return true
   }
   const tooLarge = read.kind === 'too-large'
-  const gate = ctx.gate()
-  if (gate !== undefined) await gate
-  const response = await ctx.sandbox.handle(
+  const answer = await ctx.sandbox.answer(
     buildSandboxRequest(req, { url, body: tooLarge ? OVERSIZED : read.body }),
   )
-  if (response === null) return false
+  if (answer === null) return false
+  const { response, entry } = answer
   if (tooLarge) {
     // The rest of the body is never read: close once answered, discarding what still arrives.
     response.headers.Connection = 'close'
     req.resume()
   }
-  ctx.onAnswered?.(req, response)
+  ctx.onAnswered?.(req, entry)
   await writeSandboxResponse({ req, res, response, held: ctx.held })
   return true
 }

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestHandler } from 'msw'
 import { LIMITS } from '../contract/limits.js'
-import { ApiError } from '../core/api-error.js'
+import { ApiError } from '../http/api-error.js'
 import { readRequestBody } from './read-request-body.js'
 import { writeNow } from './write-sandbox-response.js'
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http'
-import type { SandboxRequest } from '../core/types.js'
+import type { SandboxRequest } from '../http/types.js'
 
 // RFC 3986 reg-name / IPv4 / bracketed IPv6, with an optional port. Anything
 // else in Host (spaces, slashes, '@', empty) is replaced by the server's own address.

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { ApiError } from '../core/api-error.js'
+import { internalError, routeNotFound } from '../http/errors.js'
+import type { JournalEntry } from '../journal/journal.js'
+import { belowBasePath } from '../pipeline/locate.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
-import { resolveOptions } from '../sandbox/resolve-options.js'
 import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js'
 import { answerWithMswHandlers } from './answer-with-msw-handlers.js'
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
@@ -17,7 +18,7 @@ import { createHeldAnswers, writeNow } from './write-sandbox-response.js'
 
 /** A standalone sandbox server on node:http. */
 export interface SandboxServer {
-  /** The sandbox behind the server; its `reset()` also rewrites the data file. */
+  /** The sandbox behind the server; the data file follows its events. */
   readonly sandbox: SandboxCore
   readonly server: Server
   /** Loads the data file and the OpenAPI document, then listens. Port 0 picks a free port. */
@@ -28,9 +29,10 @@ export interface SandboxServer {
 
 const OPENAPI_URL = new URL('../../openapi/petstore-sandbox.openapi.json', import.meta.url)
 
-const isUnder = (path: string, prefix: string): boolean =>
-  path.startsWith(prefix) &&
-  (path.length === prefix.length || path[prefix.length] === '/' || path[prefix.length] === '?')
+const pathOf = (target: string): string => {
+  const query = target.indexOf('?')
+  return query === -1 ? target : target.slice(0, query)
+}
 
 /**
  * Creates the standalone server: the API through the core (no Fetch objects
@@ -50,46 +52,33 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     handlers = [],
     onRequest,
     timeouts = {},
+    cors: corsOptions,
+    maxHoldMs = 30_000,
+    shutdownGraceMs,
     ...sandboxOptions
   } = options
-  const basePath = resolveOptions(sandboxOptions).settings.basePath
   const sandbox = createSandboxCore(sandboxOptions)
-  const held = createHeldAnswers(options.maxHoldMs ?? 30_000)
-  const applyCors = options.cors === false ? () => false : createCorsHandler(options.cors)
+  const basePath = sandbox.basePath
+  const held = createHeldAnswers(maxHoldMs)
+  const applyCors = corsOptions === false ? () => false : createCorsHandler(corsOptions)
   let data: AttachedDataFile | undefined
   let openApiDocument: string | undefined
-  let resetting: Promise<void> | undefined
   let fallbackHost = '127.0.0.1'
   let closing: Promise<void> | undefined
 
-  const coreReset = sandbox.reset.bind(sandbox)
-  const reset = (): Promise<void> => {
-    // API requests wait while the store is replaced, so none lands between the reset and the file.
-    resetting ??= (async () => {
-      try {
-        await coreReset()
-        await data?.afterReset()
-      } finally {
-        resetting = undefined
-      }
-    })()
-    return resetting
-  }
-  sandbox.reset = reset
-
+  // The journal entry of each answered API request, for its log line.
+  const answered = new WeakMap<IncomingMessage, JournalEntry>()
   const api: ApiAnswerContext = {
     sandbox,
     held,
     get fallbackHost() {
       return fallbackHost
     },
-    gate: () => resetting,
+    onAnswered: (req, entry) => answered.set(req, entry),
   }
   const control = {
     sandbox,
-    reset,
     adminToken,
-    basePath,
     get openApiDocument() {
       return openApiDocument
     },
@@ -103,24 +92,27 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     }
     const target = req.url ?? '/'
     if (applyCors(req, res)) return
-    if (isUnder(target, CONTROL_PREFIX)) {
+    const path = pathOf(target)
+    if (belowBasePath(path, CONTROL_PREFIX) !== undefined) {
       await handleControlRequest(control, req, res)
       return
     }
-    if (isUnder(target, basePath) && (await answerApiRequest(api, req, res))) return
+    if (belowBasePath(path, basePath) !== undefined && (await answerApiRequest(api, req, res)))
+      return
     const url = requestUrl(req, requestOrigin(req, fallbackHost))
     if (url !== undefined && handlers.length > 0) {
       if (await answerWithMswHandlers(handlers, req, res, url)) return
     }
-    const path = target.split('?')[0] ?? target
-    writeNow(res, new ApiError('route_not_found', `No route matches ${path}.`).toResponse())
+    writeNow(res, routeNotFound(path).toResponse())
   }
 
   const onHttpRequest = (req: IncomingMessage, res: ServerResponse): void => {
     if (onRequest !== undefined) {
       const started = performance.now()
       res.once('close', () => {
-        onRequest(describeRequest({ req, res, sandbox, basePath, ms: performance.now() - started }))
+        onRequest(
+          describeRequest({ req, res, entry: answered.get(req), ms: performance.now() - started }),
+        )
       })
     }
     if (closing !== undefined) {
@@ -129,11 +121,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     route(req, res).catch((error: unknown) => {
       console.error('[petstore-sandbox] failed to answer a request:', error)
       if (res.headersSent) res.destroy()
-      else
-        writeNow(
-          res,
-          new ApiError('internal_error', 'The sandbox failed to answer this request.').toResponse(),
-        )
+      else writeNow(res, internalError().toResponse())
     })
   }
 
@@ -169,16 +157,15 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
         // In-flight requests finish; idle keep-alive connections go now, busy ones once answered.
         server.closeIdleConnections()
         const sweep = setInterval(() => server.closeIdleConnections(), 50)
-        const cut = setTimeout(
-          () => server.closeAllConnections(),
-          options.shutdownGraceMs ?? 10_000,
-        )
+        const cut = setTimeout(() => server.closeAllConnections(), shutdownGraceMs ?? 10_000)
         held.releaseAll()
         await closed
         clearInterval(sweep)
         clearTimeout(cut)
-        await resetting
+        // A reset in progress writes the file before its session is ready again.
+        await sandbox.ready.catch(() => {})
         await data?.flush()
+        data?.detach()
       })()
       return closing
     },

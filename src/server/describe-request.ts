@@ -1,49 +1,34 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { parseAuthorization } from '../auth/parse-authorization.js'
-import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
+import type { JournalEntry } from '../journal/journal.js'
 import type { RequestLogEntry } from './format-log-line.js'
-
-const queryFlag = (search: string, name: string): string | undefined => {
-  try {
-    return new URLSearchParams(search).get(name) ?? undefined
-  } catch {
-    return undefined
-  }
-}
 
 /**
  * The log entry of a finished request: method, path, status, time, and for
- * API requests the scenario that answered and the caller's plan. The
- * Authorization value never leaves this function.
+ * API requests what the journal recorded (the scenario that answered, the
+ * caller's plan, the session). The log never recomputes what the journal knows.
  *
  * @example
- * res.once('close', () => log(describeRequest({ req, res, sandbox, basePath, ms })))
+ * res.once('close', () => log(describeRequest({ req, res, entry, ms })))
  */
 export const describeRequest = (input: {
   req: IncomingMessage
   res: ServerResponse
-  sandbox: SandboxCore
-  basePath: string
+  /** The journal entry, for a request the API answered. */
+  entry: JournalEntry | undefined
   ms: number
 }): RequestLogEntry => {
-  const { req, res, sandbox, basePath } = input
-  const path = req.url ?? '/'
-  const status = res.writableFinished ? res.statusCode : 'dropped'
-  const query = path.indexOf('?')
-  const pathname = query === -1 ? path : path.slice(0, query)
-  const isApi = pathname === basePath || pathname.startsWith(`${basePath}/`)
-  let scenario = '-'
-  let plan = '-'
-  if (isApi && req.method !== 'OPTIONS') {
-    const header = req.headers['x-sandbox-scenario']
-    scenario =
-      (query === -1 ? undefined : queryFlag(path.slice(query), '__scenario')) ??
-      (typeof header === 'string' ? header.trim() : undefined) ??
-      sandbox.scenario.get()
-    const auth = parseAuthorization(req.headers.authorization)
-    if (auth.kind === 'bearer') {
-      plan = sandbox.keys.list().find((k) => k.key === auth.token)?.plan ?? 'invalid-key'
-    } else plan = auth.kind === 'missing' ? 'no-key' : 'bad-auth'
+  const { req, res, entry } = input
+  const status =
+    entry?.fault !== undefined || !res.writableFinished
+      ? 'dropped'
+      : (entry?.status ?? res.statusCode)
+  return {
+    method: req.method ?? '?',
+    path: req.url ?? '/',
+    status,
+    ms: input.ms,
+    scenario: entry?.scenario ?? '-',
+    plan: entry === undefined ? '-' : (entry.plan ?? 'no-key'),
+    session: entry?.session ?? '-',
   }
-  return { method: req.method ?? '?', path, status, ms: input.ms, scenario, plan }
 }

@@ -8,8 +8,10 @@ export interface RequestLogEntry {
   ms: number
   /** The scenario that answered, or `-` outside the API. */
   scenario: string
-  /** The plan of the caller's key, or `-`. */
+  /** The plan of the caller's key, `no-key` without a valid key, or `-` outside the API. */
   plan: string
+  /** The session that answered, or `-` outside the API. */
+  session: string
 }
 
 const MAX_PATH = 120
@@ -36,6 +38,7 @@ export const formatLogLine = (entry: RequestLogEntry, at: Date = new Date()): st
     String(entry.status).padStart(3),
     `${entry.ms.toFixed(1)}ms`.padStart(8),
     entry.scenario.padEnd(12),
-    entry.plan,
+    entry.plan.padEnd(10),
+    entry.session,
   ].join(' ')
 }

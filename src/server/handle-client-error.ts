@@ -1,5 +1,5 @@
 import type { Duplex } from 'node:stream'
-import { ApiError } from '../core/api-error.js'
+import { ApiError } from '../http/api-error.js'
 
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 413: 'Payload Too Large' }
 

@@ -3,7 +3,7 @@
  * middleware and the data file. Node only (the exports map gives browsers null).
  */
 
-export * from '../index.js'
+export * from '../core-api.js'
 export { CONTROL_PREFIX } from './control/handle-control-request.js'
 export { DEFAULT_CORS_OPTIONS } from './create-cors-handler.js'
 export { createSandboxServer, type SandboxServer } from './create-sandbox-server.js'

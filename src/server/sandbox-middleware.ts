@@ -1,13 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { belowBasePath } from '../pipeline/locate.js'
 import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
-import { DEFAULT_BASE_PATH } from '../sandbox/sandbox-options.js'
 import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js'
 import { createHeldAnswers } from './write-sandbox-response.js'
 
 /** Options of `sandboxMiddleware`. */
 export interface SandboxMiddlewareOptions {
-  /** The sandbox's base path, when it was created with another `baseUrl` (default `/v1`). */
-  basePath?: string
   /** Longest a response delay or a `timeout` fault holds a request (default 30,000 ms). */
   maxHoldMs?: number
 }
@@ -47,18 +45,17 @@ export const sandboxMiddleware = (
   sandbox: SandboxCore,
   options: SandboxMiddlewareOptions = {},
 ): SandboxMiddleware => {
-  const basePath = options.basePath ?? DEFAULT_BASE_PATH
   const ctx: ApiAnswerContext = {
     sandbox,
     held: createHeldAnswers(options.maxHoldMs ?? 30_000),
     fallbackHost: 'localhost',
-    gate: () => undefined,
   }
   return (req, res, next) => {
     // Under a mount path express strips req.url; the API needs the whole path.
     const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'
     const pathname = path.split('?')[0] ?? path
-    if (pathname !== basePath && !pathname.startsWith(`${basePath}/`)) {
+    // The sandbox's own base path (its `baseUrl`), decided where the core decides it.
+    if (belowBasePath(pathname, sandbox.basePath) === undefined) {
       next()
       return
     }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { SandboxResponse } from '../core/types.js'
+import type { SandboxResponse } from '../http/types.js'
 
 /** Timers of answers being held (delays, `timeout` faults), so a shutdown can cut them short. */
 export interface HeldAnswers {

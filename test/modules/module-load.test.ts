@@ -3,6 +3,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { z } from 'zod'
 import { seedPets } from '../../src/db/seed-pets.js'
 import { installPacked, ROOT } from '../support/install-packed.js'
 
@@ -41,7 +42,10 @@ const BROWSER_EXPECTED: Record<Package, boolean> = {
 interface Metafile {
   outputs: Record<
     string,
-    { inputs: Record<string, unknown>; imports: { path: string; external?: boolean }[] }
+    {
+      inputs: Record<string, unknown>
+      imports: { path: string; kind: string; external?: boolean }[]
+    }
   >
 }
 const meta = (): Metafile =>
@@ -50,7 +54,10 @@ const meta = (): Metafile =>
 const packageOf = (path: string): string | undefined =>
   /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path)?.[1]
 
-/** Packages whose code is inside these dist files, and the external packages they import. */
+/**
+ * Packages whose code is inside these dist files, and the external packages
+ * they import statically (a dynamic `import('msw')` loads only when it runs).
+ */
 const packagesInOutputs = (outputs: string[]): Set<string> => {
   const found = new Set<string>()
   const { outputs: all } = meta()
@@ -62,7 +69,7 @@ const packagesInOutputs = (outputs: string[]): Set<string> => {
       if (name !== undefined) found.add(name)
     }
     for (const imported of entry.imports) {
-      if (imported.external === true)
+      if (imported.external === true && imported.kind === 'import-statement')
         found.add(imported.path.replace(/^((@[^/]+\/)?[^/]+).*$/, '$1'))
     }
   }
@@ -77,7 +84,7 @@ const reachableOutputs = (entry: string): string[] => {
     if (seen.has(output)) return
     seen.add(output)
     for (const imported of outputs[output]?.imports ?? [])
-      if (imported.external !== true) visit(imported.path)
+      if (imported.external !== true && imported.kind === 'import-statement') visit(imported.path)
   }
   visit(entry)
   return [...seen]
@@ -166,6 +173,28 @@ describe('what each package entry loads (npm pack, installed, a fresh Node proce
     expect(
       [...externals].filter((path) => !path.startsWith('node:') && !path.startsWith('msw')),
     ).toEqual([])
+  })
+
+  it("the installed server explains bad control bodies and data files with zod's English messages", () => {
+    const dataFile = join(project, 'broken-data.json')
+    writeFileSync(dataFile, JSON.stringify({ version: 2, nextId: 1, pets: [] }))
+    const { stdout } = importInFreshNode(
+      'petstore-sandbox/server',
+      `const app = m.createSandboxServer({});
+       const { url } = await app.listen(0, '127.0.0.1');
+       const keys = await fetch(url + '/__sandbox/keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ plan: 'pro', perMinute: 'x' }) });
+       const data = await m.readDataFile(${JSON.stringify(dataFile)}).then(() => 'loaded', (error) => error.message);
+       console.log(JSON.stringify([keys.status, (await keys.json()).details, data]));
+       await app.close();`,
+    )
+    // What classic zod (which loads its English messages on import) says for the same values.
+    const numberMessage = z.number().safeParse('x').error?.issues[0]?.message
+    const literalMessage = z.literal(1).safeParse(2).error?.issues[0]?.message
+    expect(numberMessage).toMatch(/^Invalid input: expected number/)
+    const [status, details, dataError] = JSON.parse(stdout.trim()) as [number, unknown, string]
+    expect(status).toBe(400)
+    expect(details).toEqual([{ field: 'perMinute', message: numberMessage }])
+    expect(dataError).toContain(`version ${literalMessage}`)
   })
 
   it('the installed server finds the OpenAPI document and seeds the pets the sources seed', () => {

@@ -34,12 +34,16 @@ describe('the headers and parameters of the OpenAPI document', () => {
     }
   })
 
-  it('requires the deprecation headers on every response of getPet', () => {
-    for (const { where, response } of responses().filter((r) => r.where.startsWith('getPet '))) {
+  it('requires the deprecation headers on every response of getPet, and not on another method’s 405', () => {
+    const getPet = responses().filter((r) => r.where.startsWith('getPet '))
+    for (const { where, response } of getPet.filter((r) => !r.where.endsWith(' 405'))) {
       expect(requiredHeaders(response), where).toEqual(
         expect.arrayContaining(['Deprecation', 'Sunset', 'Link']),
       )
     }
+    const notAllowed = getPet.find((r) => r.where.endsWith(' 405'))
+    expect(notAllowed).toBeDefined()
+    expect(requiredHeaders(notAllowed?.response ?? {})).not.toContain('Deprecation')
   })
 
   it('requires WWW-Authenticate on 401, Allow on 405, Retry-After on 429 and 503', () => {

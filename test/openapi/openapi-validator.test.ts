@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { WireResponse } from '../conformance/target.js'
+import type { WireResponse } from '../conformance/parts/target.js'
 import { checkResponseAgainstOpenApi } from '../support/openapi-validator.js'
 
 const JSON_TYPE = { 'content-type': 'application/json' }

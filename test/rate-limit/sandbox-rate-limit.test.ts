@@ -1,8 +1,8 @@
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { PlanName } from '../../src/contract/plans.js'
-import type { SandboxRequest } from '../../src/core/types.js'
-import { createSandbox } from '../../src/sandbox/create-sandbox.js'
+import { createSandbox } from '../../src/handlers/create-sandbox.js'
+import type { SandboxRequest } from '../../src/http/types.js'
 
 const BASE = 'https://api.example.test/v1'
 const NOON = '2030-01-01T12:00:00.000Z'

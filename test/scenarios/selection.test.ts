@@ -82,7 +82,9 @@ describe('choosing a scenario', () => {
   })
 
   it('refuses to make an unknown scenario sticky, naming the valid ones', () => {
-    expect(() => sandbox.scenario.set('nope')).toThrow(/"nope" is unknown.*default.*flaky/)
+    expect(() => sandbox.scenario.set('nope')).toThrow(
+      /Failed to set the scenario: Unknown scenario "nope"\. Valid scenarios: default.*flaky/,
+    )
   })
 
   it('lists every built-in scenario with a description', () => {

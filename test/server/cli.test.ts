@@ -90,7 +90,7 @@ describe('the CLI', () => {
       .split('\n')
       .filter((l) => /^\d\d:\d\d/.test(l))
     expect(lines).toHaveLength(2)
-    expect(lines[0]).toMatch(/GET +\/api\/v1\/pets\?limit=5 +200 +[0-9.]+ms empty +pro$/)
+    expect(lines[0]).toMatch(/GET +\/api\/v1\/pets\?limit=5 +200 +[0-9.]+ms empty +pro +default$/)
     expect(lines.join('\n')).not.toContain('sandbox-pro')
   })
 

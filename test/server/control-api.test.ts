@@ -4,7 +4,7 @@ import {
   checkControlAccess,
   isLoopbackAddress,
 } from '../../src/server/control/check-control-access.js'
-import { createHttpTarget } from './http-target.js'
+import { createHttpTarget } from '../conformance/targets/http-target.js'
 
 const target = createHttpTarget()
 const guarded = createHttpTarget({ adminToken: 's3cret-token' })

@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttpTarget } from './http-target.js'
+import { createHttpTarget } from '../conformance/targets/http-target.js'
 
 const target = createHttpTarget()
 beforeAll(() => target.start())

@@ -1,5 +1,5 @@
 import { isPlanName, type SandboxCore } from '../../src/index.js'
-import type { ConformanceControls } from '../conformance/target.js'
+import type { ConformanceControls } from '../conformance/parts/target.js'
 
 /**
  * The conformance controls of a sandbox living in this process (in-process

@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
 import document from '../../openapi/petstore-sandbox.openapi.json' with { type: 'json' }
-import type { WireRequest, WireResponse } from '../conformance/target.js'
+import type { WireRequest, WireResponse } from '../conformance/parts/target.js'
 
 // The document as ajv knows it: `$ref`s inside it resolve against this id.
 const DOCUMENT_ID = 'urn:petstore-sandbox:openapi'
@@ -232,13 +232,18 @@ export const checkResponseAgainstOpenApi = ({
   const path = request.path.split(/[?#]/)[0] ?? ''
   const pathItem = findPathItem(path)
   if (pathItem === undefined) return undeclaredProblems(path, response)
-  const method = request.method.toLowerCase()
+  // HEAD is answered wherever GET is (contract §15), with GET's status and headers.
+  const method = request.method === 'HEAD' ? 'get' : request.method.toLowerCase()
   const operation = METHODS.some((m) => m === method) ? child(pathItem, method) : undefined
   if (operation === undefined) {
-    // Another method on a declared path: the path's operations list its 405 (and the errors before routing).
-    const sibling = METHODS.map((m) => child(pathItem, m))
-      .map((op) => (op === undefined ? undefined : findResponse(op, response.status)))
-      .find((definition) => definition !== undefined)
+    // Another method on a declared path: the path's operations list its 405. Errors before
+    // routing (401, 429, 400) are no operation's answers, so they carry no operation's headers.
+    const sibling =
+      response.status === 405
+        ? METHODS.map((m) => child(pathItem, m))
+            .map((op) => (op === undefined ? undefined : findResponse(op, 405)))
+            .find((definition) => definition !== undefined)
+        : undefined
     return sibling === undefined
       ? undeclaredProblems(path, response)
       : responseProblems(sibling, request, response)

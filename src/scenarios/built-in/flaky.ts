@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/api-error.js'
+import { ApiError } from '../../http/api-error.js'
 import { defineScenario, type Scenario } from '../define-scenario.js'
 
 /** The share of failing requests of the built-in `flaky` scenario. */

@@ -1,28 +1,23 @@
-import { ApiError } from '../../core/api-error.js'
-import { defineScenario, type ScenarioContext } from '../define-scenario.js'
-
-/** Seconds until the limiter's window resets, as a real exhausted window would announce it. */
-const retryAfterSeconds = ({ rateLimit, clock }: ScenarioContext): number => {
-  const now = clock.now()
-  const reset = Number(rateLimit['X-RateLimit-Reset'])
-  const resetAtMs = Number.isFinite(reset) ? reset * 1000 : now - (now % 60_000) + 60_000
-  return Math.max(1, Math.ceil((resetAtMs - now) / 1000))
-}
+import { rateLimited } from '../../http/errors.js'
+import { retryAfterSeconds, windowEnd } from '../../rate-limit/describe-window.js'
+import { defineScenario } from '../define-scenario.js'
 
 /** Every request is over the limit. */
 export const rateLimitedScenario = defineScenario({
   name: 'rate-limited',
   description:
     'Every request answers 429 rate_limit_exceeded with X-RateLimit-Remaining: 0 and Retry-After until the current window resets.',
-  respond: (ctx) =>
-    new ApiError(
-      'rate_limit_exceeded',
-      'Rate limit exceeded (forced by the "rate-limited" scenario). Retry after the time given in the Retry-After header.',
-      {
-        headers: {
-          'X-RateLimit-Remaining': '0',
-          'Retry-After': String(retryAfterSeconds(ctx)),
-        },
-      },
-    ),
+  // The real limiter's headers name the window that would reset: retry then.
+  respond: ({ rateLimit, clock }) => {
+    const now = clock.now()
+    const reset = Number(rateLimit['X-RateLimit-Reset']) * 1000
+    return rateLimited('rate_limit_exceeded', {
+      forcedBy: 'rate-limited',
+      retryAfterSeconds: retryAfterSeconds(
+        Number.isFinite(reset) ? reset : windowEnd(now, 'minute'),
+        now,
+      ),
+      headers: { 'X-RateLimit-Remaining': '0' },
+    })
+  },
 })

@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/api-error.js'
+import { ApiError } from '../../http/api-error.js'
 import { defineScenario } from '../define-scenario.js'
 
 /** The server fails. */

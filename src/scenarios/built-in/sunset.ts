@@ -1,4 +1,4 @@
-import { operationRemoved } from '../../handlers/get-pet.js'
+import { operationRemoved } from '../../operations/get-pet.js'
 import { defineScenario } from '../define-scenario.js'
 
 /** The day after the deprecated operation's removal. */

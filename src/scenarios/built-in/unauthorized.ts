@@ -1,4 +1,4 @@
-import { ApiError } from '../../core/api-error.js'
+import { unauthorized } from '../../http/errors.js'
 import { defineScenario } from '../define-scenario.js'
 
 /** The key is treated as revoked, as if it had been revoked a moment ago. */
@@ -7,9 +7,9 @@ export const unauthorizedScenario = defineScenario({
   description:
     'Every request answers 401 invalid_api_key with WWW-Authenticate, as if the key had just been revoked.',
   respond: () =>
-    new ApiError(
-      'invalid_api_key',
-      'The API key is unknown or has been revoked (forced by the "unauthorized" scenario).',
-      { headers: { 'WWW-Authenticate': 'Bearer realm="petstore", error="invalid_token"' } },
-    ),
+    unauthorized('invalid_api_key', {
+      tokenSent: true,
+      message:
+        'The API key is unknown or has been revoked (forced by the "unauthorized" scenario).',
+    }),
 })

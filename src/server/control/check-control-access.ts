@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
 import { parseAuthorization } from '../../auth/parse-authorization.js'
-import { ApiError } from '../../core/api-error.js'
+import { ApiError } from '../../http/api-error.js'
 
 /** True for 127.0.0.0/8 and ::1, also when written as IPv4-mapped IPv6. */
 export const isLoopbackAddress = (address: string | undefined): boolean => {

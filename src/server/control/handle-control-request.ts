@@ -1,13 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { KeyOptionError } from '../../auth/key-registry.js'
-import { isPlanName, PLAN_NAMES } from '../../contract/plans.js'
-import { ApiError, jsonResponse } from '../../core/api-error.js'
-import type { SandboxResponse } from '../../core/types.js'
+import { isPlanName, LIMITS, PLAN_NAMES } from '../../contract/index.js'
+import { useEnglishZodMessages } from '../../contract/zod-messages.js'
+import { ApiError } from '../../http/api-error.js'
+import { invalidParameter, methodNotAllowed, routeNotFound } from '../../http/errors.js'
+import { jsonResponse } from '../../http/json-response.js'
+import { type BodySchema, readJson } from '../../http/read-json.js'
+import { createRouter } from '../../http/router.js'
+import type { SandboxResponse } from '../../http/types.js'
+import { requestedSession } from '../../pipeline/select-session.js'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
+import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sandbox-state.js'
+import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { checkControlAccess } from './check-control-access.js'
-import { readControlBody } from './read-control-body.js'
 import { renderControlPage } from './render-control-page.js'
 
 /** The prefix of the control API (contract §9). */
@@ -16,187 +23,204 @@ export const CONTROL_PREFIX = '/__sandbox'
 /** What the control API steers. */
 export interface ControlContext {
   sandbox: SandboxCore
-  /** The server's reset: the sandbox's, plus the data file. */
-  reset(): Promise<void>
   adminToken: string | undefined
   /** The OpenAPI document's text, when the package has one. */
   openApiDocument: string | undefined
-  /** The API's base path, for the page. */
-  basePath: string
 }
 
-type Handler = (
-  ctx: ControlContext,
-  req: IncomingMessage,
-  param: string,
-) => Promise<SandboxResponse>
+/** One control request: the session it acts on, and its JSON body on demand. */
+interface ControlRequest {
+  req: IncomingMessage
+  url: URL
+  params: Record<string, string>
+  /** The session the request selected (`__session` / `X-Sandbox-Session`), `default` otherwise: the state seam, awaited. */
+  session: SessionState
+  body<T>(schema: BodySchema<T>): Promise<T>
+}
+
+type ControlHandler = (ctx: ControlContext, request: ControlRequest) => Promise<SandboxResponse>
 
 const noContent = (): SandboxResponse => ({ status: 204, headers: {}, body: null })
-const clockBody = (sandbox: SandboxCore) => ({
-  now: new Date(sandbox.clock.now()).toISOString(),
-  frozen: sandbox.clock.frozen,
-})
-const scenarioBody = (sandbox: SandboxCore) => {
-  const name = sandbox.scenario.get()
-  const all = sandbox.scenario.list()
+const clockBody = async (session: SessionState) => {
+  const { now, frozen } = await session.clock()
+  return { now: new Date(now).toISOString(), frozen }
+}
+const scenarioBody = async (ctx: ControlContext, session: SessionState) => {
+  const name = await session.sticky()
+  const all = ctx.sandbox.scenarios.list().map(({ name, description }) => ({ name, description }))
   return { name, description: all.find((s) => s.name === name)?.description ?? '', scenarios: all }
 }
 
-const ClockBodySchema = z
-  .strictObject({
-    advanceMs: z.number().finite().optional(),
-    now: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
-  })
-  .refine((b) => (b.advanceMs === undefined) !== (b.now === undefined), {
-    message: 'send exactly one of advanceMs and now',
-  })
-const ScenarioBodySchema = z.object({ name: z.string().min(1) })
-const limit = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional()
-const KeyBodySchema = z.object({
-  plan: z.string(),
-  key: z.string().optional(),
-  perMinute: limit,
-  perDay: limit,
-})
-
-/** The routes below /__sandbox: path → method → handler. `*` is one path segment. */
-const ROUTES: Record<string, Record<string, Handler>> = {
-  '/': {
-    GET: async (ctx, req) => ({
-      status: 200,
-      headers: {
-        'Content-Type': 'text/html; charset=utf-8',
-        'Content-Security-Policy':
-          "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
-        'Cache-Control': 'no-store',
-      },
-      body: renderControlPage(ctx.sandbox, {
-        apiBase: `http://${req.headers.host ?? 'localhost'}${ctx.basePath}`,
-      }),
-    }),
-  },
-  '/openapi.json': {
-    GET: async (ctx) => {
-      if (ctx.openApiDocument === undefined)
-        throw new ApiError('route_not_found', 'This build of the sandbox has no OpenAPI document.')
-      return {
-        status: 200,
-        headers: { 'Content-Type': 'application/json' },
-        body: ctx.openApiDocument,
-      }
-    },
-  },
-  '/reset': {
-    POST: async (ctx) => {
-      await ctx.reset()
-      return noContent()
-    },
-  },
-  '/scenario': {
-    GET: async (ctx) => jsonResponse(200, scenarioBody(ctx.sandbox)),
-    PUT: async (ctx, req) => {
-      const { name } = await readControlBody(req, ScenarioBodySchema)
-      try {
-        ctx.sandbox.scenario.set(name)
-      } catch {
-        const names = ctx.sandbox.scenario.list().map((s) => s.name)
-        throw new ApiError(
-          'unknown_scenario',
-          `Unknown scenario "${name}". Valid scenarios: ${names.join(', ')}.`,
-        )
-      }
-      return jsonResponse(200, scenarioBody(ctx.sandbox))
-    },
-  },
-  '/clock': {
-    GET: async (ctx) => jsonResponse(200, clockBody(ctx.sandbox)),
-    POST: async (ctx, req) => {
-      const body = await readControlBody(req, ClockBodySchema)
-      if (body.advanceMs !== undefined) ctx.sandbox.clock.advance(body.advanceMs)
-      if (body.now !== undefined) ctx.sandbox.clock.set(body.now)
-      return jsonResponse(200, clockBody(ctx.sandbox))
-    },
-  },
-  '/keys': {
-    GET: async (ctx) => jsonResponse(200, ctx.sandbox.keys.list()),
-    POST: async (ctx, req) => {
-      const body = await readControlBody(req, KeyBodySchema)
-      if (!isPlanName(body.plan)) {
-        throw new ApiError(
-          'unknown_plan',
-          `Unknown plan "${body.plan}". Use one of ${PLAN_NAMES.join(', ')}.`,
-        )
-      }
-      try {
-        const info = ctx.sandbox.keys.create({ ...body, plan: body.plan })
-        return jsonResponse(201, { key: info.key, plan: info.plan, limits: info.limits })
-      } catch (error) {
-        if (!(error instanceof KeyOptionError)) throw error
-        throw new ApiError('validation_failed', error.message, {
-          details: [{ field: 'key', message: error.message }],
-        })
-      }
-    },
-  },
-  '/keys/*': {
-    DELETE: async (ctx, _req, key) => {
-      if (!ctx.sandbox.keys.revoke(key))
-        throw new ApiError('key_not_found', `No API key "${key}" exists.`)
-      return noContent()
-    },
-  },
-  '/requests': {
-    GET: async (ctx) => jsonResponse(200, ctx.sandbox.journal.list()),
-    DELETE: async (ctx) => {
-      ctx.sandbox.journal.clear()
-      return noContent()
-    },
-  },
-}
-
-const decodeSegment = (segment: string): string | undefined => {
+/** A time the clock refuses (not a date, out of range): 400, and the clock is untouched. */
+const checkClock = async (call: () => unknown): Promise<void> => {
   try {
-    return decodeURIComponent(segment)
-  } catch {
-    return undefined
+    await call()
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error
+    throw new ApiError('validation_failed', error.message, {
+      details: [{ field: '(body)', message: error.message }],
+    })
   }
 }
+
+// zod/mini, with zod's English messages for the details (as classic zod gave them).
+useEnglishZodMessages()
+const ClockBodySchema = z
+  .strictObject({
+    advanceMs: z.optional(z.number()),
+    now: z.optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })),
+  })
+  .check(
+    z.refine((b) => (b.advanceMs === undefined) !== (b.now === undefined), {
+      message: 'send exactly one of advanceMs and now',
+    }),
+  )
+const ScenarioBodySchema = z.object({ name: z.string().check(z.minLength(1)) })
+const limit = z.optional(z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER)))
+const KeyBodySchema = z.object({
+  plan: z.string(),
+  key: z.optional(z.string()),
+  perMinute: limit,
+  perDay: limit,
+  session: z.optional(z.string()),
+})
+
+/** Decodes a path parameter; 404 for broken percent-encoding, as the API does. */
+const pathParam = (value: string | undefined, what: string): string => {
+  try {
+    return decodeURIComponent(value ?? '')
+  } catch {
+    throw new ApiError('route_not_found', `The ${what} in the path is not valid percent-encoding.`)
+  }
+}
+
+/** The control API's routes below /__sandbox, on the same router as the API's. */
+const CONTROL_ROUTER = createRouter<ControlHandler>()
+  .add('GET', '/', async (ctx, { req }) => ({
+    status: 200,
+    headers: {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Security-Policy':
+        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
+      'Cache-Control': 'no-store',
+    },
+    body: renderControlPage(ctx.sandbox, {
+      apiBase: `http://${req.headers.host ?? 'localhost'}${ctx.sandbox.basePath}`,
+    }),
+  }))
+  .add('GET', '/openapi.json', async (ctx) => {
+    if (ctx.openApiDocument === undefined)
+      throw new ApiError('route_not_found', 'This build of the sandbox has no OpenAPI document.')
+    return {
+      status: 200,
+      headers: { 'Content-Type': 'application/json' },
+      body: ctx.openApiDocument,
+    }
+  })
+  .add('POST', '/reset', async (_ctx, { session }) => {
+    await session.reset()
+    return noContent()
+  })
+  .add('GET', '/scenario', async (ctx, { session }) =>
+    jsonResponse(200, await scenarioBody(ctx, session)),
+  )
+  .add('PUT', '/scenario', async (ctx, { session, body }) => {
+    const { name } = await body(ScenarioBodySchema)
+    // 400 unknown_scenario, naming the valid ones, as the registry words it.
+    ctx.sandbox.scenarios.require(name)
+    await session.setSticky(name)
+    return jsonResponse(200, await scenarioBody(ctx, session))
+  })
+  .add('GET', '/clock', async (_ctx, { session }) => jsonResponse(200, await clockBody(session)))
+  .add('POST', '/clock', async (_ctx, { session, body }) => {
+    const { advanceMs, now } = await body(ClockBodySchema)
+    if (advanceMs !== undefined) await checkClock(() => session.advanceClock(advanceMs))
+    if (now !== undefined) await checkClock(() => session.setClock(now))
+    return jsonResponse(200, await clockBody(session))
+  })
+  .add('GET', '/keys', async (_ctx, { session }) => jsonResponse(200, await session.listKeys()))
+  .add('POST', '/keys', async (ctx, { session: selected, body }) => {
+    const { plan, session: target, ...rest } = await body(KeyBodySchema)
+    if (!isPlanName(plan))
+      throw new ApiError(
+        'unknown_plan',
+        `Unknown plan "${plan}". Use one of ${PLAN_NAMES.join(', ')}.`,
+      )
+    if (target !== undefined && !SESSION_ID.test(target))
+      throw invalidParameter(
+        'session',
+        'must be a session id: 1-64 characters of A-Z a-z 0-9 . _ -',
+      )
+    // A key created with `session` lands in that session, whichever session the call selected.
+    const session = target === undefined ? selected : await ctx.sandbox.state.session(target)
+    try {
+      const info = await session.createKey({ ...rest, plan })
+      return jsonResponse(201, {
+        key: info.key,
+        plan: info.plan,
+        limits: info.limits,
+        session: info.session,
+      })
+    } catch (error) {
+      if (!(error instanceof KeyOptionError)) throw error
+      throw new ApiError('validation_failed', error.message, {
+        details: [{ field: 'key', message: error.message }],
+      })
+    }
+  })
+  .add('DELETE', '/keys/{key}', async (_ctx, { session, params }) => {
+    const key = pathParam(params.key, 'key')
+    if (!(await session.revokeKey(key)))
+      throw new ApiError('key_not_found', `No API key "${key}" exists.`)
+    return noContent()
+  })
+  .add('GET', '/requests', async (_ctx, { session }) =>
+    jsonResponse(200, await session.listJournal()),
+  )
+  .add('DELETE', '/requests', async (_ctx, { session }) => {
+    await session.clearJournal()
+    return noContent()
+  })
+  .add('GET', '/sessions', async (ctx) => jsonResponse(200, await ctx.sandbox.state.listSessions()))
+  .add('DELETE', '/sessions/{id}', async (ctx, { params }) => {
+    const id = pathParam(params.id, 'session id')
+    if (id === DEFAULT_SESSION)
+      throw invalidParameter('session', 'is "default", which is never dropped; reset it instead')
+    if (!(await ctx.sandbox.state.dropSession(id)))
+      throw new ApiError('route_not_found', `No session "${id}" exists.`)
+    return noContent()
+  })
 
 const answer = async (ctx: ControlContext, req: IncomingMessage): Promise<SandboxResponse> => {
   const denied = checkControlAccess(req, ctx.adminToken)
   if (denied !== undefined) throw denied
-  const target = req.url ?? '/'
-  const query = target.indexOf('?')
-  const path = (query === -1 ? target : target.slice(0, query)).slice(CONTROL_PREFIX.length) || '/'
-  let param = ''
-  let routePath = path
-  const keyMatch = /^\/keys\/([^/]+)$/.exec(path)
-  if (keyMatch?.[1] !== undefined) {
-    const decoded = decodeSegment(keyMatch[1])
-    if (decoded === undefined)
-      throw new ApiError('key_not_found', 'The key in the path is not valid percent-encoding.')
-    param = decoded
-    routePath = '/keys/*'
+  const url = new URL(req.url ?? '/', 'http://control.invalid')
+  const path = url.pathname.slice(CONTROL_PREFIX.length) || '/'
+  const method = req.method ?? 'GET'
+  const match = CONTROL_ROUTER.match(method === 'HEAD' ? 'GET' : method, path)
+  if (match.kind === 'not-found')
+    throw routeNotFound(`${CONTROL_PREFIX}${path}`, ' See the README for the control API.')
+  if (match.kind === 'method-not-allowed')
+    throw methodNotAllowed(method, `${CONTROL_PREFIX}${path}`, match.allow)
+  const sessionId = requestedSession(url, req.headers as Record<string, string | undefined>)
+  const session = await ctx.sandbox.state.session(sessionId ?? DEFAULT_SESSION)
+  let read: Promise<{ headers: IncomingMessage['headers']; body: Uint8Array | null }> | undefined
+  const body = async <T>(schema: BodySchema<T>): Promise<T> => {
+    read ??= readRequestBody(req, LIMITS.maxBodyBytes).then((result) => ({
+      headers: req.headers,
+      // An oversized or broken body is answered 413 by readJson: one byte over the cap says so.
+      body: result.kind === 'body' ? result.body : new Uint8Array(LIMITS.maxBodyBytes + 1),
+    }))
+    const { headers, body: bytes } = await read
+    return readJson({ headers: headers as Record<string, string | undefined>, body: bytes }, schema)
   }
-  const methods = ROUTES[routePath]
-  if (methods === undefined)
-    throw new ApiError('route_not_found', `No control route matches ${CONTROL_PREFIX}${path}.`)
-  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET')
-  const handler = methods[method]
-  if (handler === undefined) {
-    const allow = Object.keys(methods).join(', ')
-    throw new ApiError(
-      'method_not_allowed',
-      `${method} is not allowed on ${CONTROL_PREFIX}${path}. Allowed: ${allow}.`,
-      { headers: { Allow: allow } },
-    )
-  }
-  return handler(ctx, req, param)
+  return match.value(ctx, { req, url, params: match.params, session, body })
 }
 
 /**
- * Answers a request below `/__sandbox` (contract §9): no API key, no rate
- * limit, loopback or admin token only; errors are the API's JSON Error bodies.
+ * Answers a request below `/__sandbox` (contract §9, §12): no API key, no rate
+ * limit, loopback or admin token only; `__session` / `X-Sandbox-Session`
+ * select the session acted on; errors are the API's JSON Error bodies.
  *
  * @example
  * if (req.url?.startsWith(CONTROL_PREFIX)) await handleControlRequest(ctx, req, res)

@@ -1,21 +1,24 @@
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
+import { DEFAULT_SESSION } from '../../state/sandbox-state.js'
 import { createDataFileWriter } from './create-data-file-writer.js'
 import { DataFileError, readDataFile } from './read-data-file.js'
 
 /** A sandbox's pets kept in a data file. */
 export interface AttachedDataFile {
-  /** Call after `sandbox.reset()`: follows the new store and writes the seeded pets. */
-  afterReset(): Promise<void>
   /** Resolves when every change is on disk. */
   flush(): Promise<void>
+  /** Stops following the sandbox's events. */
+  detach(): void
   /** Whether the pets came from the file (false: the file was created from the seed). */
   readonly loaded: boolean
 }
 
 /**
- * Loads a data file into the sandbox (creating it from the seeded pets when
- * absent) and writes every change to it before the change's response is sent.
- * A file that cannot be used rejects with a DataFileError and is not touched.
+ * Loads a data file into the default session (creating it from the seeded
+ * pets when absent), then follows the sandbox's events as an extension: a
+ * created pet (`change`) and a reset (`reset`) are written before their
+ * response is sent, because the sandbox awaits its listeners. A file that
+ * cannot be used rejects with a DataFileError and is not touched.
  *
  * @example
  * const data = await attachDataFile(sandbox, './pets.json')
@@ -28,27 +31,29 @@ export const attachDataFile = async (
   await sandbox.ready
   if (snapshot !== undefined) await sandbox.db.pets.load(snapshot)
   const writer = createDataFileWriter(path, () => sandbox.db.pets.snapshot())
-  // The listener is awaited by PetStore.create, so a 201 is only sent once the pet is on disk.
-  const follow = () => sandbox.db.pets.subscribe(() => writer.write())
-  let unsubscribe = follow()
   if (snapshot === undefined) {
     try {
       await writer.write()
     } catch (error) {
-      unsubscribe()
       const reason = error instanceof Error ? error.message : String(error)
       throw new DataFileError(
         `Failed to create the data file ${path}: ${reason}. Check that its directory exists and is writable.`,
       )
     }
   }
+  const off = [
+    sandbox.events.on('change', (event) =>
+      event.session === DEFAULT_SESSION && event.store === 'default' ? writer.write() : undefined,
+    ),
+    sandbox.events.on('reset', (event) =>
+      event.session === DEFAULT_SESSION ? writer.write() : undefined,
+    ),
+  ]
   return {
     loaded: snapshot !== undefined,
-    async afterReset() {
-      unsubscribe()
-      unsubscribe = follow()
-      await writer.write()
-    },
     flush: () => writer.flush(),
+    detach: () => {
+      for (const unsubscribe of off) unsubscribe()
+    },
   }
 }

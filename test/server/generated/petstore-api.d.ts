@@ -17,6 +17,8 @@ export interface paths {
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
+                /** @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs. */
+                __session?: components["parameters"]["SessionFlag"];
             };
             header?: {
                 /**
@@ -24,6 +26,8 @@ export interface paths {
                  * @example unavailable
                  */
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
+                /** @description Sandbox extension: the session of this request, as `__session` (which wins). */
+                "X-Sandbox-Session"?: components["parameters"]["SessionHeader"];
             };
             path?: never;
             cookie?: never;
@@ -58,6 +62,8 @@ export interface paths {
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
+                /** @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs. */
+                __session?: components["parameters"]["SessionFlag"];
             };
             header?: {
                 /**
@@ -65,6 +71,8 @@ export interface paths {
                  * @example unavailable
                  */
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
+                /** @description Sandbox extension: the session of this request, as `__session` (which wins). */
+                "X-Sandbox-Session"?: components["parameters"]["SessionHeader"];
             };
             path: {
                 /** @description Identifier of the pet: a decimal integer from 1 to 2^53 - 1. Anything else is 400 `invalid_parameter`; a well-formed id that matches no pet is 404 `pet_not_found`. */
@@ -75,7 +83,7 @@ export interface paths {
         /**
          * Get a pet by id (deprecated)
          * @deprecated
-         * @description Returns one pet. **Deprecated**: removed on 5 December 2030; use `GET /pets` with the `status` filter instead. Every response of this path, errors included, carries `Deprecation`, `Sunset` and a `Link` to the successor. From the removal date on (by the sandbox clock), or in the `sunset` scenario, it answers 410 `operation_removed`.
+         * @description Returns one pet. **Deprecated**: removed on 5 December 2030; use `GET /pets` with the `status` filter instead. Every response of this operation, errors included, carries `Deprecation`, `Sunset` and a `Link` to the successor. From the removal date on (by the sandbox clock), or in the `sunset` scenario, it answers 410 `operation_removed`.
          */
         get: operations["getPet"];
         put?: never;
@@ -370,7 +378,7 @@ export interface components {
         };
         ServiceUnavailableError: components["schemas"]["Error"] & {
             /** @enum {unknown} */
-            code?: "service_unavailable";
+            code?: "service_unavailable" | "session_limit_reached";
             /** @constant */
             status?: 503;
         };
@@ -456,24 +464,45 @@ export interface components {
             source?: "demo" | "options" | "runtime";
         };
         SandboxJournalEntry: {
-            /** @description Ascending number of the entry. */
+            /** @description Ascending number of the entry within its session. */
             seq: number;
             /**
              * Format: date-time
-             * @description When the request was answered, by the sandbox clock.
+             * @description When the request was answered, by the session's clock.
              */
             time: string;
+            /** @description The session that answered (`default` unless the request chose another). */
+            session: string;
             method: string;
-            /** @description Path and query of the request. */
+            /** @description The absolute request URL; query parameters named like a key or token are redacted. */
             url: string;
-            status: number;
+            /** @description The status the client got, or null when the connection was failed on purpose (`fault`): the client saw no response. */
+            status: number | null;
+            /**
+             * @description How the connection was failed, when it was.
+             * @enum {string}
+             */
+            fault?: "network-error" | "timeout";
             /** @description The scenario that answered. */
             scenario: string;
             plan?: components["schemas"]["SandboxPlan"];
-            /** @description The request headers, with `Authorization` redacted. */
+            /** @description Time the sandbox spent on the request, in ms, without a scenario's delay. */
+            durationMs: number;
+            /** @description A scenario's delay before the answer or the failure, in ms. */
+            delayMs: number;
+            request: components["schemas"]["SandboxJournalMessage"];
+            /** @description What the client received; null when the connection was failed. */
+            response: components["schemas"]["SandboxJournalMessage"] | null;
+        };
+        SandboxJournalMessage: {
+            /** @description Lower-case header names; `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and `X-Api-Key` redacted. */
             headers: {
                 [key: string]: string;
             };
+            /** @description The body as UTF-8 text, at most 8,192 characters; null for none. */
+            body: string | null;
+            /** @description True when the body was longer and was cut. */
+            bodyTruncated: boolean;
         };
     };
     responses: {
@@ -547,7 +576,7 @@ export interface components {
                 "application/json": components["schemas"]["UnauthorizedError"];
             };
         };
-        /** @description Answered to a method this path does not support (OpenAPI cannot attach a response to an undeclared method, so it is listed on the path's operations). `Allow` lists the supported methods. */
+        /** @description Answered to a method this path does not support (OpenAPI cannot attach a response to an undeclared method, so it is listed on the path's operations). `Allow` lists the supported methods. An operation's own headers (getPet's `Deprecation`, `Sunset` and successor `Link`) belong to that operation's answers only, not to another method's 405. */
         MethodNotAllowed: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -661,22 +690,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["PetNotFoundError"];
-            };
-        };
-        /** @description Answered to a method this path does not support (OpenAPI cannot attach a response to an undeclared method, so it is listed on the path's operations). `Allow` lists the supported methods. */
-        GetPetMethodNotAllowed: {
-            headers: {
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                Allow: components["headers"]["Allow"];
-                Deprecation: components["headers"]["Deprecation"];
-                Sunset: components["headers"]["Sunset"];
-                Link: components["headers"]["Link-SuccessorVersion"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["MethodNotAllowedError"];
             };
         };
         /** @description The operation was removed (from the sunset date on, by the sandbox clock, or in the `sunset` scenario). Use `GET /pets` with the `status` filter. */
@@ -821,6 +834,10 @@ export interface components {
          * @example unavailable
          */
         ScenarioHeader: string;
+        /** @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs. */
+        SessionFlag: string;
+        /** @description Sandbox extension: the session of this request, as `__session` (which wins). */
+        SessionHeader: string;
     };
     requestBodies: never;
     headers: {
@@ -834,7 +851,7 @@ export interface components {
         "Retry-After": number;
         /** @description The bearer challenge (RFC 6750), with `error="invalid_token"` when a token was sent. */
         "WWW-Authenticate": string;
-        /** @description The methods the path supports, e.g. `GET, POST`. */
+        /** @description The methods the path supports: `HEAD` wherever `GET` is, and `OPTIONS` (answered 204 with `Allow`, without key or quota), e.g. `GET, HEAD, POST, OPTIONS`. */
         Allow: string;
         /** @description The number of pets matching the filter, on every page. */
         "X-Total-Count": number;
@@ -866,6 +883,8 @@ export interface operations {
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
+                /** @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs. */
+                __session?: components["parameters"]["SessionFlag"];
                 /** @description Maximum number of pets returned: an integer from 1 to 100 in canonical decimal form. Anything else, or a repeated `limit`, is 400 `invalid_parameter`. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Only pets with this status. Another value, or a repeated `status`, is 400 `invalid_parameter`. */
@@ -879,6 +898,8 @@ export interface operations {
                  * @example unavailable
                  */
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
+                /** @description Sandbox extension: the session of this request, as `__session` (which wins). */
+                "X-Sandbox-Session"?: components["parameters"]["SessionHeader"];
             };
             path?: never;
             cookie?: never;
@@ -930,6 +951,8 @@ export interface operations {
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
+                /** @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs. */
+                __session?: components["parameters"]["SessionFlag"];
             };
             header?: {
                 /**
@@ -937,6 +960,8 @@ export interface operations {
                  * @example unavailable
                  */
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
+                /** @description Sandbox extension: the session of this request, as `__session` (which wins). */
+                "X-Sandbox-Session"?: components["parameters"]["SessionHeader"];
             };
             path?: never;
             cookie?: never;
@@ -996,6 +1021,8 @@ export interface operations {
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
+                /** @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs. */
+                __session?: components["parameters"]["SessionFlag"];
             };
             header?: {
                 /**
@@ -1003,6 +1030,8 @@ export interface operations {
                  * @example unavailable
                  */
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
+                /** @description Sandbox extension: the session of this request, as `__session` (which wins). */
+                "X-Sandbox-Session"?: components["parameters"]["SessionHeader"];
             };
             path: {
                 /** @description Identifier of the pet: a decimal integer from 1 to 2^53 - 1. Anything else is 400 `invalid_parameter`; a well-formed id that matches no pet is 404 `pet_not_found`. */
@@ -1038,7 +1067,7 @@ export interface operations {
             400: components["responses"]["GetPetBadRequest"];
             401: components["responses"]["GetPetUnauthorized"];
             404: components["responses"]["GetPetNotFound"];
-            405: components["responses"]["GetPetMethodNotAllowed"];
+            405: components["responses"]["MethodNotAllowed"];
             410: components["responses"]["GetPetGone"];
             429: components["responses"]["GetPetTooManyRequests"];
             500: components["responses"]["GetPetInternalError"];

@@ -1,0 +1,104 @@
+/**
+ * One router for the API and the control API: `{param}` path templates,
+ * compiled once, matched by method. A template segment `{name}` matches one
+ * non-empty path segment, passed on still percent-encoded (each route decides
+ * how strictly it reads its parameters).
+ */
+export interface RouteMatch<T> {
+  value: T
+  /** The template the path matched, e.g. `/pets/{petId}`. */
+  template: string
+  params: Record<string, string>
+}
+
+export type RouterResult<T> =
+  /** A route and method matched. */
+  | ({ kind: 'found' } & RouteMatch<T>)
+  /** The path matched a template, but not with this method: answer 405 with `allow`. */
+  | { kind: 'method-not-allowed'; template: string; allow: string[] }
+  /** No template matched the path: answer 404. */
+  | { kind: 'not-found' }
+
+export interface Router<T> {
+  /** Adds a route; throws for a template that is not `/segment/{param}/…`. */
+  add(method: string, template: string, value: T): Router<T>
+  match(method: string, path: string): RouterResult<T>
+  /** The templates in the order they were added, with their methods. */
+  routes(): { template: string; methods: string[] }[]
+}
+
+interface CompiledRoute<T> {
+  template: string
+  pattern: RegExp
+  paramNames: string[]
+  methods: Map<string, T>
+}
+
+const SEGMENT = /^(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|[A-Za-z0-9._~!$&'()*+,;=:@-]+)$/
+
+const compile = (template: string): { pattern: RegExp; paramNames: string[] } => {
+  if (template === '/') return { pattern: /^\/$/, paramNames: [] }
+  if (!template.startsWith('/'))
+    throw new TypeError(`Failed to add route "${template}": a template starts with "/".`)
+  const paramNames: string[] = []
+  const parts = template
+    .slice(1)
+    .split('/')
+    .map((segment) => {
+      const match = SEGMENT.exec(segment)
+      if (match === null)
+        throw new TypeError(
+          `Failed to add route "${template}": "${segment}" is neither a literal segment nor {param}.`,
+        )
+      if (match[1] !== undefined) {
+        paramNames.push(match[1])
+        return '([^/]+)'
+      }
+      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    })
+  return { pattern: new RegExp(`^/${parts.join('/')}$`), paramNames }
+}
+
+/**
+ * @example
+ * const router = createRouter<string>().add('GET', '/pets/{petId}', 'getPet')
+ * router.match('GET', '/pets/7') // { kind: 'found', value: 'getPet', params: { petId: '7' }, … }
+ * router.match('POST', '/pets/7') // { kind: 'method-not-allowed', allow: ['GET'], … }
+ */
+export const createRouter = <T>(): Router<T> => {
+  const compiled: CompiledRoute<T>[] = []
+  const router: Router<T> = {
+    add(method, template, value) {
+      let route = compiled.find((r) => r.template === template)
+      if (route === undefined) {
+        route = { template, ...compile(template), methods: new Map() }
+        compiled.push(route)
+      }
+      if (route.methods.has(method))
+        throw new TypeError(`Failed to add route ${method} ${template}: it exists already.`)
+      route.methods.set(method, value)
+      return router
+    },
+    match(method, path) {
+      for (const route of compiled) {
+        const found = route.pattern.exec(path)
+        if (found === null) continue
+        const value = route.methods.get(method)
+        if (value === undefined)
+          return {
+            kind: 'method-not-allowed',
+            template: route.template,
+            allow: [...route.methods.keys()],
+          }
+        const params: Record<string, string> = {}
+        route.paramNames.forEach((name, index) => {
+          params[name] = found[index + 1] ?? ''
+        })
+        return { kind: 'found', value, template: route.template, params }
+      }
+      return { kind: 'not-found' }
+    },
+    routes: () => compiled.map((r) => ({ template: r.template, methods: [...r.methods.keys()] })),
+  }
+  return router
+}

@@ -1,0 +1,40 @@
+import { LIMITS } from '../contract/limits.js'
+import { ApiError } from '../http/api-error.js'
+import { invalidParameter } from '../http/errors.js'
+import { jsonResponse } from '../http/json-response.js'
+import { parsePositiveInteger } from '../http/query.js'
+import { defineOperation, type SandboxSettings } from './operation.js'
+
+const httpDate = (ms: number): string => new Date(ms).toUTCString()
+
+/** The answer of getPet from its removal date on (and in the `sunset` scenario). */
+export const operationRemoved = (settings: SandboxSettings): ApiError =>
+  new ApiError(
+    'operation_removed',
+    `GET ${settings.basePath}/pets/{petId} was removed on ${httpDate(settings.sunsetAt)}. Use GET ${settings.basePath}/pets with the status filter.`,
+  )
+
+/**
+ * GET /pets/{petId} (getPet, deprecated). Every response of it, whatever its
+ * status, carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and the
+ * successor link.
+ */
+export const getPet = defineOperation({
+  id: 'getPet',
+  method: 'GET',
+  path: '/pets/{petId}',
+  headers: ({ url, settings }) => ({
+    Deprecation: settings.deprecation,
+    Sunset: httpDate(settings.sunsetAt),
+    Link: `<${url.origin}${settings.basePath}/pets>; rel="successor-version"`,
+  }),
+  async run({ params, store, now, settings }) {
+    if (now >= settings.sunsetAt) throw operationRemoved(settings)
+    const id = parsePositiveInteger(params.petId ?? '', LIMITS.maxId)
+    if (id === undefined)
+      throw invalidParameter('petId', `must be a decimal integer from 1 to ${LIMITS.maxId}`)
+    const pet = await store.get(id)
+    if (pet === undefined) throw new ApiError('pet_not_found', `No pet has the id ${id}.`)
+    return jsonResponse(200, pet)
+  },
+})

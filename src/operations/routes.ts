@@ -1,0 +1,14 @@
+import { createRouter } from '../http/router.js'
+import { createPet } from './create-pet.js'
+import { getPet } from './get-pet.js'
+import { listPets } from './list-pets.js'
+import type { Operation } from './operation.js'
+
+/** Every operation of the API. A new operation is a file of its own and a line here. */
+export const OPERATIONS: readonly Operation[] = [listPets, createPet, getPet]
+
+/** The API's routes below the base path, compiled once. */
+export const API_ROUTER = OPERATIONS.reduce(
+  (router, operation) => router.add(operation.method, operation.path, operation),
+  createRouter<Operation>(),
+)

@@ -1,0 +1,124 @@
+import { parseAuthorization } from '../auth/parse-authorization.js'
+import { ApiError } from '../http/api-error.js'
+import { internalError } from '../http/errors.js'
+import type { SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { JournalEntry } from '../journal/journal.js'
+import { DEFAULT_SESSION, type SessionState } from '../state/sandbox-state.js'
+import { admit, peekQuota } from './admit.js'
+import { type Caller, identify, requireKey } from './authenticate.js'
+import { finish } from './finish.js'
+import { locate } from './locate.js'
+import type { PipelineContext } from './pipeline-context.js'
+import { allowedMethods, matchOperation, route } from './route.js'
+import { run } from './run.js'
+import { scenarioName, selectScenario } from './select-scenario.js'
+import { requestedSession, selectSession } from './select-session.js'
+
+export interface HandleOptions {
+  /**
+   * Resolve null for a path below the base path that no API route matches,
+   * before anything is checked, so that the runtime can pass it to the
+   * user's own handlers (default false: 404 `route_not_found` after the checks).
+   */
+  passUnknownRoutes?: boolean
+}
+
+/** An answered request: the response and its journal entry. */
+export interface Answer {
+  response: SandboxResponse
+  entry: JournalEntry
+}
+
+const toResponse = (ctx: PipelineContext, error: unknown): SandboxResponse => {
+  if (error instanceof ApiError) return error.toResponse()
+  ctx.onError(error)
+  return internalError().toResponse()
+}
+
+/**
+ * The contract, once, as named stages: locate (is it the API's?), select the
+ * session, identify the caller, admit (the rate limit; an exhausted anonymous
+ * bucket answers 429 before the 401, decision 0004), require a key (401),
+ * select the scenario, route (404, 405), run (the scenario's hooks, then
+ * validation and the operation), finish (headers, journal, event). A bare
+ * `OPTIONS` on a known path is answered 204 with `Allow` after identification,
+ * without quota. Resolves null for a request outside the base path.
+ *
+ * @example
+ * const answer = await handleRequest(ctx, request)
+ */
+export const handleRequest = async (
+  ctx: PipelineContext,
+  request: SandboxRequest,
+  options: HandleOptions = {},
+): Promise<Answer | null> => {
+  const located = locate(ctx, request)
+  if (located === undefined) return null
+  const { url, path } = located
+  const match = matchOperation(request.method, path)
+  if (options.passUnknownRoutes === true && match.kind === 'not-found') return null
+
+  const startedAt = performance.now()
+  const operationHeaders =
+    match.kind === 'found' ? (match.value.headers?.({ url, settings: ctx.settings }) ?? {}) : {}
+  let session: SessionState | undefined
+  let now = 0
+  let caller: Caller | undefined
+  let rateLimitHeaders: Record<string, string> = {}
+  let scenario = ''
+  let response: SandboxResponse
+  try {
+    const auth = parseAuthorization(request.headers.authorization)
+    const requested = requestedSession(url, request.headers)
+    const boundTo = auth.kind === 'bearer' ? await ctx.state.keySession(auth.token) : undefined
+    session = await ctx.state.session(selectSession({ requested, boundTo }))
+    await session.ready()
+    now = await session.now()
+    caller = await identify(session, auth, request)
+    scenario = await session.sticky()
+    if (request.method === 'OPTIONS' && match.kind === 'method-not-allowed') {
+      // No operation answers OPTIONS, so a known path matches as "another method".
+      rateLimitHeaders = await peekQuota(session, caller, now)
+      response = {
+        status: 204,
+        headers: { Allow: allowedMethods(match.allow).join(', ') },
+        body: null,
+      }
+    } else {
+      const admitted = await admit(session, caller, now)
+      rateLimitHeaders = admitted.headers
+      if (admitted.refusal !== undefined) throw admitted.refusal
+      requireKey(caller)
+      scenario = scenarioName(url, request.headers, scenario)
+      const selected = selectScenario(ctx.scenarios, scenario)
+      const { operation, params } = route(match, request.method, url.pathname)
+      response = await run(ctx, {
+        request,
+        url,
+        operation,
+        params,
+        scenario: selected,
+        session,
+        now,
+        rateLimit: rateLimitHeaders,
+      })
+    }
+  } catch (error) {
+    response = toResponse(ctx, error)
+  }
+  // A request refused before its session was known is journaled in `default`.
+  session ??= await ctx.state.session(DEFAULT_SESSION)
+  if (now === 0) now = await session.now()
+  return finish(ctx, {
+    request,
+    url,
+    response,
+    session,
+    now,
+    operationHeaders,
+    rateLimitHeaders,
+    scenario: scenario === '' ? await session.sticky() : scenario,
+    plan: caller?.key?.plan,
+    startedAt,
+  })
+}

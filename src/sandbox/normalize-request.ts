@@ -1,0 +1,68 @@
+import type { SandboxRequest } from '../http/types.js'
+
+/**
+ * What `handle()` takes: a `SandboxRequest`, or something close to it. Header
+ * names and the method may be in any case; the body may be bytes, a string,
+ * or any other value, which is sent as JSON.
+ */
+export interface HandleInput {
+  method: string
+  /** An absolute URL, e.g. `http://localhost/v1/pets`. */
+  url: string | URL
+  headers?: Readonly<Record<string, string | undefined>> | Headers | undefined
+  body?: Uint8Array | ArrayBuffer | string | object | null | undefined
+  clientAddress?: string | undefined
+}
+
+const encoder = new TextEncoder()
+
+const toBody = (body: HandleInput['body']): Uint8Array | null => {
+  if (body === undefined || body === null) return null
+  if (body instanceof Uint8Array) return body
+  if (body instanceof ArrayBuffer) return new Uint8Array(body)
+  if (typeof body === 'string') return encoder.encode(body)
+  return encoder.encode(JSON.stringify(body))
+}
+
+/**
+ * Turns what a caller passed to `handle()` into the core's plain request, or
+ * fails fast on a programming error (a relative URL, a missing method).
+ *
+ * @example
+ * normalizeRequest({ method: 'get', url: 'http://x/v1/pets', headers: { Authorization: 'Bearer sandbox-free' } })
+ * // { method: 'GET', headers: { authorization: 'Bearer sandbox-free' }, body: null, … }
+ */
+export const normalizeRequest = (input: HandleInput): SandboxRequest => {
+  if (typeof input !== 'object' || input === null)
+    throw new TypeError('Failed to handle the request: pass { method, url, headers?, body? }.')
+  if (typeof input.method !== 'string' || input.method.trim() === '')
+    throw new TypeError(
+      'Failed to handle the request: method must be a non-empty string such as "GET".',
+    )
+  const url = String(input.url)
+  if (!URL.canParse(url)) {
+    throw new TypeError(
+      `Failed to handle the request: url "${url}" is not an absolute URL. Pass one with an origin, e.g. "http://localhost${url.startsWith('/') ? url : `/${url}`}".`,
+    )
+  }
+  const headers: Record<string, string> = {}
+  const source = input.headers
+  if (source instanceof Headers) {
+    source.forEach((value, name) => {
+      headers[name] = value
+    })
+  } else if (source !== undefined) {
+    for (const [name, value] of Object.entries(source)) {
+      if (value === undefined) continue
+      const lower = name.toLowerCase()
+      headers[lower] = headers[lower] === undefined ? String(value) : `${headers[lower]}, ${value}`
+    }
+  }
+  return {
+    method: input.method.toUpperCase(),
+    url,
+    headers,
+    body: toBody(input.body),
+    clientAddress: input.clientAddress,
+  }
+}

@@ -1,0 +1,122 @@
+import { type ApiKeyInfo, type CreateKeyOptions, KeyOptionError } from '../auth/key-registry.js'
+import type { SandboxClock } from '../clock/clock.js'
+import type { PetStore } from '../db/pet-store.js'
+import { ApiError } from '../http/api-error.js'
+import type { JournalEntry } from '../journal/journal.js'
+import type { Scenario } from '../scenarios/define-scenario.js'
+import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
+import type { MemorySessionState, MemoryState } from '../state/memory-state.js'
+import { SESSION_ID } from '../state/sandbox-state.js'
+
+/** A scenario as the controls list it. */
+export interface ScenarioInfo {
+  name: string
+  description: string
+}
+
+/** The controls of one session: what a test steers. */
+export interface SessionControls {
+  /** The session's id (`default` for the sandbox's own controls). */
+  readonly id: string
+  /** Resolves once the session's pets are in place. Requests wait for it by themselves. */
+  readonly ready: Promise<void>
+  /** Back to the seeded pets, the start scenario, the real clock, fresh quotas and bans, no run-time keys, an empty journal. */
+  reset(): Promise<void>
+  readonly keys: {
+    /**
+     * Creates a run-time key in this session, or in the one `session` names:
+     * its requests always land in that session.
+     */
+    create(options: CreateKeyOptions & { session?: string | undefined }): ApiKeyInfo
+    /** Revokes a key in this session (demo keys too) until the next reset; false for an unknown key. */
+    revoke(key: string): boolean
+    list(): ApiKeyInfo[]
+  }
+  /** This session's clock. */
+  readonly clock: SandboxClock
+  readonly scenario: {
+    /** The sticky scenario's name. */
+    get(): string
+    /** Makes a scenario sticky in this session; throws for an unknown name. */
+    set(name: string): void
+    list(): ScenarioInfo[]
+    /** Registers a scenario for the whole sandbox (every session). */
+    register(scenario: Scenario): void
+  }
+  readonly journal: {
+    list(): JournalEntry[]
+    clear(): void
+  }
+  /** The session's own pets (the store of the default scenario). */
+  readonly db: { readonly pets: PetStore }
+}
+
+/**
+ * The synchronous controls of a session held in memory. They delegate to the
+ * state, which emits the sandbox's events (extensions follow those; nothing
+ * wraps these methods).
+ *
+ * @example
+ * const controls = createSessionControls({ id: 'w1', state, scenarios, resolve: () => state.session('w1') })
+ */
+export const createSessionControls = (input: {
+  id: string
+  state: MemoryState
+  scenarios: ScenarioRegistry
+  /** The session behind the controls (created again if it was dropped meanwhile). */
+  resolve: () => MemorySessionState
+}): SessionControls => {
+  const { id, state, scenarios, resolve } = input
+  const clock: SandboxClock = {
+    now: () => resolve().now(),
+    set: (time) => resolve().setClock(time),
+    advance: (ms) => resolve().advanceClock(ms),
+    useRealTime: () => resolve().useRealTime(),
+    get frozen() {
+      return resolve().clock().frozen
+    },
+  }
+  return {
+    id,
+    get ready() {
+      return resolve().ready()
+    },
+    reset: () => resolve().reset(),
+    keys: {
+      create({ session: target = id, ...options }) {
+        if (typeof target !== 'string' || !SESSION_ID.test(target)) {
+          throw new KeyOptionError(
+            `Failed to create a key: session "${String(target)}" is not a session id (1-64 characters of A-Z a-z 0-9 . _ -).`,
+          )
+        }
+        return (target === id ? resolve() : state.session(target)).createKey(options)
+      },
+      revoke: (key) => resolve().revokeKey(key),
+      list: () => resolve().listKeys(),
+    },
+    clock,
+    scenario: {
+      get: () => resolve().sticky(),
+      set(name) {
+        try {
+          scenarios.require(name)
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error
+          throw new TypeError(`Failed to set the scenario: ${error.message}`, { cause: error })
+        }
+        resolve().setSticky(name)
+      },
+      list: () => scenarios.list().map(({ name, description }) => ({ name, description })),
+      register: (scenario) => scenarios.register(scenario),
+    },
+    journal: {
+      list: () => resolve().listJournal(),
+      clear: () => resolve().clearJournal(),
+    },
+    db: {
+      get pets() {
+        return resolve().pets
+      },
+    },
+  }
+}

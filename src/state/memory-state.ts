@@ -1,0 +1,269 @@
+import {
+  type ApiKeyInfo,
+  type CreateKeyOptions,
+  createKeyRegistry,
+  type KeyRegistry,
+} from '../auth/key-registry.js'
+import { createClock, type SandboxClock } from '../clock/clock.js'
+import { PetStore, type ReadonlyPetStoreSnapshot, seededSnapshot } from '../db/pet-store.js'
+import { DEFAULT_PET_COUNT } from '../db/seed-pets.js'
+import { ApiError } from '../http/api-error.js'
+import { createJournal, type JournalEntry, type RequestJournal } from '../journal/journal.js'
+import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
+import { createRateLimiter, type RateLimiter } from '../rate-limit/rate-limiter.js'
+import { createEmitter } from './emitter.js'
+import type { SandboxEvents } from './sandbox-events.js'
+import {
+  DEFAULT_SESSION,
+  type SandboxState,
+  type SessionState,
+  type SessionSummary,
+} from './sandbox-state.js'
+import { createScenarioState } from './scenario-state.js'
+
+/** One session held in this process: the seam's synchronous implementation, plus its parts for the controls. */
+export interface MemorySessionState extends SessionState {
+  /** The session's clock itself (reads; set it through `setClock`/`advanceClock`, which emit `clock`). */
+  readonly sandboxClock: SandboxClock
+  readonly keys: KeyRegistry
+  readonly limiter: RateLimiter
+  readonly journal: RequestJournal
+  /** The session's own pets (the default scenario's store); reloaded in place by a reset. */
+  readonly pets: PetStore
+  now(): number
+  lookupKey(key: string): ApiKeyInfo | undefined
+  sticky(): string
+  setSticky(name: string): void
+  clock(): { now: number; frozen: boolean }
+  setClock(time: Date | number | string): void
+  advanceClock(ms: number): void
+  useRealTime(): void
+  createKey(options: CreateKeyOptions): ApiKeyInfo
+  revokeKey(key: string): boolean
+  listKeys(): ApiKeyInfo[]
+  listJournal(): JournalEntry[]
+  clearJournal(): void
+  petCount(): number
+  reset(): Promise<void>
+  /** Real time (not the session's clock) of the last use, epoch ms. */
+  readonly lastUsed: number
+  /** Marks the session used now (requests and control calls do). */
+  touch(): void
+}
+
+export interface MemoryStateOptions {
+  seed?: number | undefined
+  /** Pets per session (default 25). */
+  pets?: number | undefined
+  /** The demo and option keys, shared by every session. */
+  baseKeys: ReadonlyMap<string, ApiKeyInfo>
+  rateLimit?: RateLimitOptions | undefined
+  /** Replaces every session's limiter (the benchmark's no-op limiter). */
+  limiter?: RateLimiter | undefined
+  journalSize?: number | undefined
+  /** Time source of the clocks and of idle times (default `Date.now`). */
+  now?: (() => number) | undefined
+  /** The sticky scenario of a new or reset session. */
+  startScenario: string
+  /** Idle time after which a session is dropped, in ms (default one hour). */
+  sessionTtlMs?: number | undefined
+  /** Most sessions alive at once, `default` included (default 1,000). */
+  maxSessions?: number | undefined
+  /** Told about a failing event listener of a control call (default: ignored). */
+  onError?: ((error: unknown) => void) | undefined
+}
+
+/** The sessions of a sandbox held in this process. */
+export interface MemoryState extends SandboxState {
+  keySession(key: string): string | undefined
+  session(id: string): MemorySessionState
+  /** The session if it exists; never creates one. */
+  peekSession(id: string): MemorySessionState | undefined
+  /** Every live session, `default` first, then least recently used first. */
+  sessions(): MemorySessionState[]
+  listSessions(): SessionSummary[]
+  /** Drops a session (not `default`); false when there is none. */
+  dropSession(id: string): boolean
+}
+
+export const DEFAULT_SESSION_TTL_MS = 3_600_000
+export const DEFAULT_MAX_SESSIONS = 1_000
+
+/**
+ * The in-memory state: a `default` session, and more created on first use
+ * from the same seed (the seeded pets are computed once and loaded into each
+ * new store, so no session runs faker again). Idle sessions are dropped after
+ * `sessionTtlMs`, the least recently used first once `maxSessions` would be
+ * passed; `default` never is. No timers: sweeping happens on use.
+ *
+ * @example
+ * const state = createMemoryState({ baseKeys: createBaseKeys(), startScenario: 'default' })
+ * const session = state.session('worker-1')
+ */
+export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
+  const events = createEmitter<SandboxEvents>()
+  const index = new Map<string, string>()
+  const realNow = options.now ?? (() => Date.now())
+  const ttl = options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS
+  const max = options.maxSessions ?? DEFAULT_MAX_SESSIONS
+  const count = options.pets ?? DEFAULT_PET_COUNT
+  // Faker runs once per seed and count (db's memoized, frozen seededSnapshot):
+  // every session and every reset loads the same shared records.
+  const seeded = (): ReadonlyPetStoreSnapshot => seededSnapshot({ seed: options.seed, count })
+
+  const createSession = (id: string): MemorySessionState => {
+    const clock = createClock(options.now === undefined ? {} : { source: options.now })
+    const keys = createKeyRegistry(options.baseKeys, { session: id, index })
+    const limiter = options.limiter ?? createRateLimiter(options.rateLimit)
+    const journal = createJournal(options.journalSize)
+    const pets = new PetStore()
+    const follow = (store: PetStore, name: string): void => {
+      store.subscribe((change) => events.emit('change', { session: id, store: name, ...change }))
+    }
+    const scenarioState = createScenarioState({
+      seed: options.seed,
+      pets: options.pets,
+      onBuild: (scenario, store) => follow(store, scenario.name),
+    })
+    follow(pets, 'default')
+    let sticky = options.startScenario
+    let lastUsed = realNow()
+    let loading = pets.load(seeded())
+    const emit = <K extends keyof SandboxEvents>(type: K, event: SandboxEvents[K]): void => {
+      events.emit(type, event).catch(options.onError ?? (() => {}))
+    }
+    const clockChanged = (): void =>
+      emit('clock', { session: id, now: clock.now(), frozen: clock.frozen })
+    const session: MemorySessionState = {
+      id,
+      sandboxClock: clock,
+      keys,
+      limiter,
+      journal,
+      pets,
+      get lastUsed() {
+        return lastUsed
+      },
+      ready: () => loading,
+      now: () => clock.now(),
+      lookupKey: (key) => keys.lookup(key),
+      take: (request) => limiter.take(request),
+      peek: (request) => limiter.peek(request),
+      sticky: () => sticky,
+      setSticky(name) {
+        sticky = name
+        emit('scenario', { session: id, name })
+      },
+      clock: () => ({ now: clock.now(), frozen: clock.frozen }),
+      setClock(time) {
+        clock.set(time)
+        clockChanged()
+      },
+      advanceClock(ms) {
+        clock.advance(ms)
+        clockChanged()
+      },
+      useRealTime() {
+        clock.useRealTime()
+        clockChanged()
+      },
+      createKey(keyOptions) {
+        const info = keys.create(keyOptions)
+        emit('keys', { session: id, type: 'create', key: info })
+        return info
+      },
+      revokeKey(key) {
+        const info = keys.lookup(key)
+        if (info === undefined || !keys.revoke(key)) return false
+        emit('keys', { session: id, type: 'revoke', key: info })
+        return true
+      },
+      listKeys: () => keys.list(),
+      listJournal: () => journal.list(),
+      clearJournal: () => journal.clear(),
+      petCount: () => pets.count,
+      store: (scenario) => scenarioState.store(scenario) ?? pets,
+      random: (scenario) => scenarioState.random(scenario),
+      record: (entry) => journal.record(entry),
+      touch() {
+        lastUsed = realNow()
+      },
+      reset() {
+        sticky = options.startScenario
+        clock.useRealTime()
+        limiter.reset()
+        scenarioState.reset()
+        keys.reset()
+        journal.clear()
+        // Reloaded in place: whoever follows the store keeps following it.
+        loading = pets.load(seeded()).then(() => events.emit('reset', { session: id }))
+        return loading
+      },
+    }
+    return session
+  }
+
+  const defaultSession = createSession(DEFAULT_SESSION)
+  // Every other session, least recently used first.
+  const others = new Map<string, MemorySessionState>()
+
+  const drop = (id: string): boolean => {
+    const session = others.get(id)
+    if (session === undefined) return false
+    others.delete(id)
+    session.keys.reset()
+    void events.emit('session', { session: id, type: 'drop' }).catch(() => {})
+    return true
+  }
+
+  const sweepIdle = (now: number): void => {
+    for (const [id, session] of others) {
+      if (now - session.lastUsed < ttl) break
+      drop(id)
+    }
+  }
+
+  return {
+    events,
+    keySession: (key) => index.get(key),
+    session(id) {
+      if (id === DEFAULT_SESSION) {
+        defaultSession.touch()
+        return defaultSession
+      }
+      const now = realNow()
+      sweepIdle(now)
+      let session = others.get(id)
+      if (session !== undefined) {
+        others.delete(id)
+      } else {
+        if (others.size + 1 >= max) {
+          const oldest = others.keys().next()
+          if (oldest.done === true)
+            throw new ApiError(
+              'session_limit_reached',
+              `No session can be created: the limit is ${max} sessions, default included. Raise --max-sessions or drop a session.`,
+              { headers: { 'Retry-After': '1' } },
+            )
+          drop(oldest.value)
+        }
+        session = createSession(id)
+        void events.emit('session', { session: id, type: 'create' }).catch(() => {})
+      }
+      others.set(id, session)
+      session.touch()
+      return session
+    },
+    peekSession: (id) => (id === DEFAULT_SESSION ? defaultSession : others.get(id)),
+    sessions: () => [defaultSession, ...others.values()],
+    listSessions: () =>
+      [defaultSession, ...others.values()].map((session) => ({
+        id: session.id,
+        pets: session.pets.count,
+        scenario: session.sticky(),
+        requests: session.journal.list().length,
+        lastUsed: new Date(session.lastUsed).toISOString(),
+      })),
+    dropSession: drop,
+  }
+}

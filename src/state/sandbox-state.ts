@@ -1,0 +1,99 @@
+import type { ApiKeyInfo, CreateKeyOptions } from '../auth/key-registry.js'
+import type { PlanLimits } from '../contract/plans.js'
+import type { PetRecords } from '../db/pet-records.js'
+import type { JournalEntry } from '../journal/journal.js'
+import type { RateLimitDecision, TakeRequest } from '../rate-limit/rate-limiter.js'
+import type { Scenario } from '../scenarios/define-scenario.js'
+import type { Emitter } from './emitter.js'
+import type { SandboxEvents } from './sandbox-events.js'
+
+/** A value now, or later (a shared store answers asynchronously). */
+export type Awaitable<T> = T | Promise<T>
+
+/**
+ * The state seam: everything a request reads or writes, for one session.
+ * The pipeline awaits every call, so the in-memory state (synchronous) and a
+ * shared state (Redis, asynchronous) are two implementations of this one
+ * interface. See docs/decisions/0009-one-layering.md.
+ */
+export interface SessionState {
+  readonly id: string
+  /** Resolves once the session's pets are in place (after creation or a reset). */
+  ready(): Promise<void>
+  /** The moment by this session's clock, epoch ms (read once per request). */
+  now(): Awaitable<number>
+  /** A key as this session sees it (revocations are per session). */
+  lookupKey(key: string): Awaitable<ApiKeyInfo | undefined>
+  /** Counts a request against a bucket of this session (exact under concurrency). */
+  take(request: TakeRequest): Awaitable<RateLimitDecision>
+  /** A bucket's headers without counting (OPTIONS answers). */
+  peek(request: {
+    bucket: string
+    limits: PlanLimits
+    now: number
+  }): Awaitable<Pick<RateLimitDecision, 'headers'>>
+  /** The sticky scenario's name. */
+  sticky(): Awaitable<string>
+  /** The pets a request in this scenario reads and writes. */
+  store(scenario: Scenario): Awaitable<PetRecords>
+  /** The next number of a scenario's seeded stream in this session. */
+  random(scenario: Scenario): number
+  /** Records an answered request; returns the entry with its number. */
+  record(entry: Omit<JournalEntry, 'seq'>): Awaitable<JournalEntry>
+
+  // The controls (the control API awaits these; the in-memory ones are synchronous).
+  // Every mutation emits its event on the sandbox (`scenario`, `clock`, `keys`, `reset`).
+  /** Makes a scenario sticky (the caller has checked the name). */
+  setSticky(name: string): Awaitable<void>
+  clock(): Awaitable<{ now: number; frozen: boolean }>
+  /** Freezes the clock at this moment (epoch ms, Date or ISO string); throws a TypeError for a bad time. */
+  setClock(time: Date | number | string): Awaitable<void>
+  /** Freezes the clock at now + ms; throws a TypeError for a bad amount. */
+  advanceClock(ms: number): Awaitable<void>
+  useRealTime(): Awaitable<void>
+  /** Creates a run-time key bound to this session; throws KeyOptionError for bad options. */
+  createKey(options: CreateKeyOptions): Awaitable<ApiKeyInfo>
+  revokeKey(key: string): Awaitable<boolean>
+  listKeys(): Awaitable<ApiKeyInfo[]>
+  listJournal(): Awaitable<JournalEntry[]>
+  clearJournal(): Awaitable<void>
+  /** How many pets the session's own store holds. */
+  petCount(): Awaitable<number>
+  /** Back to the seeded pets, the start scenario, the real clock, fresh quotas, no run-time keys, an empty journal. */
+  reset(): Promise<void>
+}
+
+/** A session as listings show it. */
+export interface SessionSummary {
+  id: string
+  /** Pets in the session's own store. */
+  pets: number
+  /** The sticky scenario. */
+  scenario: string
+  /** Requests in the session's journal (at most the journal's size). */
+  requests: number
+  /** When the session was last used, ISO time (real time). */
+  lastUsed: string
+}
+
+/** The sessions of a sandbox and what they share. */
+export interface SandboxState {
+  readonly events: Emitter<SandboxEvents>
+  /** The session a run-time key belongs to, when it is one. */
+  keySession(key: string): Awaitable<string | undefined>
+  /**
+   * The session of that id, created on first use from the seed; throws 503
+   * `session_limit_reached` when none can be dropped to make room.
+   */
+  session(id: string): Awaitable<SessionState>
+  /** Every live session, `default` first. */
+  listSessions(): Awaitable<SessionSummary[]>
+  /** Drops a session other than `default` with everything in it; false when there is none. */
+  dropSession(id: string): Awaitable<boolean>
+}
+
+/** The id every request uses unless it chooses another; never dropped. */
+export const DEFAULT_SESSION = 'default'
+
+/** Session ids: 1-64 characters of A-Z a-z 0-9 . _ - (contract §12). */
+export const SESSION_ID = /^[A-Za-z0-9._-]{1,64}$/

@@ -1,0 +1,70 @@
+import { beforeEach, describe, expect } from 'vitest'
+import { checkResponseAgainstOpenApi } from '../../support/openapi-validator.js'
+import { contractAuthSuite } from './contract-auth.suite.js'
+import { contractCreateSuite } from './contract-create.suite.js'
+import { contractErrorsSuite } from './contract-errors.suite.js'
+import { contractGetSuite } from './contract-get.suite.js'
+import { contractListSuite } from './contract-list.suite.js'
+import { rateLimitSuite } from './rate-limit.suite.js'
+import { scenariosSuite } from './scenarios.suite.js'
+import type { ConformanceTarget, WireRequest, WireResponse } from './target.js'
+
+/** What each part of the suite gets: the target, and `send`, which also checks every response against the OpenAPI document. */
+export interface SuiteContext {
+  target(): ConformanceTarget
+  /** Sends a request and fails the test when the response breaks the OpenAPI document. */
+  send(request: WireRequest): Promise<WireResponse>
+  /** Like `send` with `Authorization: Bearer <key>` (default `sandbox-enterprise`, the roomiest quota). */
+  sendAs(key: string | undefined, request: WireRequest): Promise<WireResponse>
+}
+
+/** The parts of the suite, one per area of the contract. Each is `(ctx) => void` and declares `describe`/`it` blocks. */
+const PARTS: ReadonlyArray<(ctx: SuiteContext) => void> = [
+  contractAuthSuite,
+  contractListSuite,
+  contractCreateSuite,
+  contractGetSuite,
+  contractErrorsSuite,
+  rateLimitSuite,
+  scenariosSuite,
+]
+
+/**
+ * Declares the whole conformance suite against a runtime. `getTarget` is called
+ * lazily, inside hooks and tests, so the runtime can start in `beforeAll`.
+ *
+ * @example
+ * const target = createInProcessTarget()
+ * beforeAll(() => target.start())
+ * defineConformanceSuite(() => target)
+ */
+export const defineConformanceSuite = (getTarget: () => ConformanceTarget): void => {
+  const send = async (request: WireRequest): Promise<WireResponse> => {
+    const target = getTarget()
+    const response = await target.send(request)
+    const problems = checkResponseAgainstOpenApi({ request, response })
+    expect(
+      problems,
+      `${request.method} ${request.path} → ${response.status} breaks the OpenAPI document`,
+    ).toEqual([])
+    return response
+  }
+  const ctx: SuiteContext = {
+    target: getTarget,
+    send,
+    sendAs: (key, request) =>
+      send({
+        ...request,
+        headers: {
+          ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
+          ...request.headers,
+        },
+      }),
+  }
+  describe('conformance', () => {
+    beforeEach(async () => {
+      await getTarget().controls.reset()
+    })
+    for (const part of PARTS) part(ctx)
+  })
+}

@@ -1,0 +1,31 @@
+import { setupServer } from 'msw/node'
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../../src/index.js'
+import { localControls } from '../../support/local-controls.js'
+import type { ConformanceTarget, WireResponse } from '../parts/target.js'
+
+const BASE_URL = 'https://api.example.test/v1'
+
+/** The sandbox in this process: requests go through `fetch` and MSW's `setupServer`. */
+export const createInProcessTarget = (
+  options: SandboxOptions = {},
+): ConformanceTarget & { sandbox: Sandbox; start(): void; stop(): void } => {
+  const sandbox = createSandbox(options)
+  const server = setupServer(...sandbox.handlers)
+  return {
+    name: 'in-process (msw/node)',
+    baseUrl: BASE_URL,
+    sandbox,
+    start: () => server.listen({ onUnhandledRequest: 'error' }),
+    stop: () => server.close(),
+    async send({ method, path, headers = {}, body }): Promise<WireResponse> {
+      const response = await fetch(`${BASE_URL}${path}`, { method, headers, body: body ?? null })
+      return {
+        status: response.status,
+        headers: Object.fromEntries(response.headers),
+        body: await response.text(),
+      }
+    },
+    controls: localControls(sandbox),
+    capabilities: { clientAddress: false },
+  }
+}

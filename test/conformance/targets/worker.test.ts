@@ -1,0 +1,34 @@
+import { rm } from 'node:fs/promises'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll } from 'vitest'
+import { type StaticServer, serveStatic } from '../../../examples/app/serve-static.js'
+import { buildSandboxPage } from '../../support/browser/build-sandbox-page.js'
+import { launchChromium } from '../../support/browser/launch-chromium.js'
+import { defineConformanceSuite } from '../parts/define-conformance-suite.js'
+import type { ConformanceTarget } from '../parts/target.js'
+import { createWorkerTarget } from './worker-target.js'
+
+// The conformance suite inside real Chromium, through MSW's service worker.
+let root: string
+let server: StaticServer
+let browser: Browser
+let page: Page
+let target: ConformanceTarget
+
+beforeAll(async () => {
+  root = await buildSandboxPage()
+  server = await serveStatic({ root })
+  browser = await launchChromium()
+  page = await browser.newPage()
+  await page.goto(`${server.origin}/`)
+  await page.waitForSelector('body[data-ready="true"]', { state: 'attached' })
+  target = createWorkerTarget(() => page, server.origin)
+}, 60_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await server?.close()
+  if (root !== undefined) await rm(root, { recursive: true, force: true })
+})
+
+defineConformanceSuite(() => target)

@@ -1,9 +1,0 @@
-import { afterAll, beforeAll } from 'vitest'
-import { defineConformanceSuite } from './conformance/define-conformance-suite.js'
-import { createInProcessTarget } from './support/in-process-target.js'
-
-// The conformance suite in this process, through MSW's setupServer.
-const target = createInProcessTarget()
-beforeAll(() => target.start())
-afterAll(() => target.stop())
-defineConformanceSuite(() => target)

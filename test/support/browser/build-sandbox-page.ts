@@ -1,0 +1,34 @@
+import { copyFile, mkdtemp, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build } from 'esbuild'
+
+const PAGE =
+  '<!doctype html><meta charset="utf-8"><title>sandbox page</title><script type="module" src="/page.js"></script>'
+
+/**
+ * Bundles test/browser/pages/sandbox-page.ts into a fresh temporary folder,
+ * with an index.html and MSW's mockServiceWorker.js, ready to serve.
+ *
+ * @example
+ * const root = await buildSandboxPage()
+ * const server = await serveStatic({ root })
+ */
+export const buildSandboxPage = async (): Promise<string> => {
+  const outdir = await mkdtemp(join(tmpdir(), 'petstore-sandbox-page-'))
+  await build({
+    entryPoints: [fileURLToPath(new URL('./sandbox-page.ts', import.meta.url))],
+    outfile: join(outdir, 'page.js'),
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    logLevel: 'warning',
+  })
+  await writeFile(join(outdir, 'index.html'), PAGE)
+  const worker = createRequire(import.meta.url).resolve('msw/mockServiceWorker.js')
+  await copyFile(worker, join(outdir, 'mockServiceWorker.js'))
+  return outdir
+}
