@@ -216,28 +216,41 @@ const workerStart = async (project: string, rounds: number): Promise<void> => {
     )
     roots[name] = root
   }
-  const server = createServer((request, response) => {
-    const [, name, file = 'index.html'] = /^\/(\w+)\/?(.*)$/.exec(request.url ?? '') ?? []
-    const root = roots[name ?? '']
-    try {
-      const body = readFileSync(join(root ?? '/nonexistent', file === '' ? 'index.html' : file))
-      const type = file.endsWith('.js') ? 'text/javascript' : 'text/html'
-      response.writeHead(200, { 'content-type': type, 'service-worker-allowed': '/' }).end(body)
-    } catch {
-      response.writeHead(404).end()
-    }
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
+  // One server per app: each its own origin, so the two service workers never meet.
+  const serve = async (root: string) => {
+    const server = createServer((request, response) => {
+      const file = new URL(request.url ?? '/', 'http://x').pathname.slice(1) || 'index.html'
+      try {
+        const body = readFileSync(join(root, file))
+        const type = file.endsWith('.js') ? 'text/javascript' : 'text/html'
+        response.writeHead(200, { 'content-type': type }).end(body)
+      } catch {
+        response.writeHead(404).end()
+      }
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/` }
+  }
+  const servers = {
+    sandbox: await serve(roots.sandbox as string),
+    msw: await serve(roots.msw as string),
+  }
   const browser = await launchChromium()
-  const measure = async (name: string): Promise<number> => {
+  const measure = async (name: 'sandbox' | 'msw'): Promise<number> => {
     const context = await browser.newContext()
     const page = await context.newPage()
-    // Each app under its own path, each context a fresh profile: a first visit every time.
-    await page.goto(`http://127.0.0.1:${port}/${name}/`)
-    await page.waitForFunction(() => (window as { __firstAnswer?: number }).__firstAnswer, null, {
-      timeout: 30_000,
-    })
+    const messages: string[] = []
+    page.on('console', (message) => messages.push(message.text()))
+    page.on('pageerror', (error) => messages.push(String(error)))
+    // Each context a fresh profile: a first visit (worker install included) every time.
+    await page.goto(servers[name].url)
+    await page
+      .waitForFunction(() => (window as { __firstAnswer?: number }).__firstAnswer, null, {
+        timeout: 30_000,
+      })
+      .catch((error: unknown) => {
+        throw new Error(`${name}: no answer (${String(error)}); page said: ${messages.join(' | ')}`)
+      })
     const value = await page.evaluate(
       () => (window as unknown as { __firstAnswer: number }).__firstAnswer,
     )
@@ -253,7 +266,7 @@ const workerStart = async (project: string, rounds: number): Promise<void> => {
     }
   } finally {
     await browser.close()
-    server.close()
+    for (const { server } of Object.values(servers)) server.close()
   }
   console.log(
     `Chromium: navigation start to the first answer through the worker (median of ${rounds})`,
