@@ -32,6 +32,7 @@ export const createNoopLimiter = (): RateLimiter => {
   return {
     take: () => ({ allowed: true, headers }),
     peek: () => ({ headers }),
+    snapshot: () => [],
     reset: () => {},
     size: 0,
   }

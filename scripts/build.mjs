@@ -1,4 +1,4 @@
-// `npm run build`: the published dist (docs/decisions/0009-light-bundled-dist.md).
+// `npm run build`: the published dist (docs/decisions/0012-light-bundled-dist.md).
 //
 // 1. tsc writes the .d.ts files (declarations only).
 // 2. esbuild bundles each package entry with code splitting: shared code goes
@@ -7,7 +7,8 @@
 //    every other dependency is bundled and tree-shaken, so an entry carries
 //    only the parts of zod, faker and @msw/data it uses, and Node resolves a
 //    handful of files instead of a few hundred.
-// 3. The CLI is bundled on its own into one file (scripts/bundle-cli.mjs).
+// 3. The CLI is bundled on its own into one file (scripts/bundle-cli.mjs), and
+//    the dashboard's page into dist/dashboard/ (scripts/bundle-dashboard.mjs).
 //
 // Chunks live two folders deep (dist/chunks/), like the sources they come
 // from (src/server/…): `new URL('../../openapi/…', import.meta.url)` in the
@@ -59,3 +60,5 @@ mkdirSync('.build', { recursive: true })
 writeFileSync('.build/meta.json', JSON.stringify(result.metafile))
 
 await import('./bundle-cli.mjs')
+// The dashboard's page (Preact), into dist/dashboard/.
+execFileSync(process.execPath, ['scripts/bundle-dashboard.mjs'], { stdio: 'inherit' })

@@ -36,7 +36,19 @@ if (command.kind === 'version') {
   process.exit(0)
 }
 
-const { port, host, quiet, dataFile, adminToken, basePath, seed, pets, scenario } = command
+const {
+  port,
+  host,
+  quiet,
+  dataFile,
+  adminToken,
+  basePath,
+  seed,
+  pets,
+  scenario,
+  sessionTtlMs,
+  maxSessions,
+} = command
 // A large --pets count takes a while to seed: a progress line on a terminal.
 const seeded = showSeedProgress({ pets, seed, dataFile }, process.stderr)
 let app: ReturnType<typeof createSandboxServer>
@@ -48,6 +60,8 @@ try {
     dataFile,
     adminToken,
     baseUrl: basePath,
+    sessionTtlMs,
+    maxSessions,
     onRequest: quiet ? undefined : (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
   })
 } catch (error) {

@@ -12,6 +12,9 @@ Options:
       --data FILE        keep the pets in FILE (created when absent; written on every change)
       --admin-token T    open the control API to callers sending "Authorization: Bearer T"
       --base-path PATH   where the API lives (default /v1)
+      --session-ttl T    drop a session idle this long (default 1h; 90, 90s, 30m, 2h)
+      --max-sessions N   most sessions alive, default included (default 1000; the least
+                         recently used is dropped past it)
   -q, --quiet            no request log
   -h, --help             this help
   -v, --version          the version

@@ -14,6 +14,9 @@ export type CliCommand =
       dataFile: string | undefined
       adminToken: string | undefined
       basePath: string | undefined
+      /** Idle time before a session is dropped, in ms. */
+      sessionTtlMs: number | undefined
+      maxSessions: number | undefined
       quiet: boolean
     }
 
@@ -31,6 +34,8 @@ const OPTIONS = {
   data: { type: 'string' },
   'admin-token': { type: 'string' },
   'base-path': { type: 'string' },
+  'session-ttl': { type: 'string' },
+  'max-sessions': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -45,6 +50,21 @@ const integer = (flag: string, text: string, min: number, max: number): number =
     throw new CliUsageError(`Failed to read --${flag}: ${value} is not from ${min} to ${max}.`)
   }
   return value
+}
+
+const DURATION_UNITS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const
+
+/** `90`, `90s`, `30m`, `2h` or `1500ms` (a bare number is seconds), from 1 s to 30 days. */
+const duration = (flag: string, text: string): number => {
+  const match = /^([0-9]{1,10})(ms|s|m|h)?$/.exec(text.trim())
+  const unit = (match?.[2] ?? 's') as keyof typeof DURATION_UNITS
+  const ms = match === null ? Number.NaN : Number(match[1]) * DURATION_UNITS[unit]
+  if (!(ms >= 1_000 && ms <= 30 * 86_400_000)) {
+    throw new CliUsageError(
+      `Failed to read --${flag}: "${text}" is not a duration from 1s to 720h (write 90, 90s, 30m or 2h).`,
+    )
+  }
+  return ms
 }
 
 const nonEmpty = (flag: string, text: string | undefined): string | undefined => {
@@ -105,6 +125,14 @@ export const parseCliArgs = (
     dataFile: nonEmpty('data', values.data),
     adminToken,
     basePath,
+    sessionTtlMs:
+      values['session-ttl'] === undefined
+        ? undefined
+        : duration('session-ttl', values['session-ttl']),
+    maxSessions:
+      values['max-sessions'] === undefined
+        ? undefined
+        : integer('max-sessions', values['max-sessions'], 1, 1_000_000),
     quiet: values.quiet === true,
   }
 }

@@ -4,7 +4,7 @@
  */
 export const CORS_POLICY = {
   /** Request headers a page may send. */
-  allowedHeaders: ['Authorization', 'Content-Type', 'X-Sandbox-Scenario'],
+  allowedHeaders: ['Authorization', 'Content-Type', 'X-Sandbox-Scenario', 'X-Sandbox-Session'],
   /** Methods of the API (405 answers included) and of the control API. */
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'],
   /** Response headers a page on another origin may read. */

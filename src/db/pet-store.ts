@@ -27,7 +27,7 @@ export type PetStoreListener = (change: { type: 'create'; pet: Pet }) => void | 
  * build records without its per-record `create` (async, a schema pass, a
  * UUID and a Map each: ~7 s and ~1 GB for a million pets). `undefined` when
  * the installed @msw/data does not look as expected: loads then go through
- * `create`, slower but correct. See docs/decisions/0010-light-bulk-load.md.
+ * `create`, slower but correct. See docs/decisions/0013-light-bulk-load.md.
  */
 interface RecordMarks {
   primaryKey: symbol

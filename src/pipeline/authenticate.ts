@@ -1,5 +1,5 @@
 import type { ApiKeyInfo } from '../auth/key-registry.js'
-import { type AuthorizationHeader, parseAuthorization } from '../auth/parse-authorization.js'
+import type { AuthorizationHeader } from '../auth/parse-authorization.js'
 import { unauthorized } from '../http/errors.js'
 import type { SandboxRequest } from '../http/types.js'
 import type { SessionState } from '../state/sandbox-state.js'
@@ -51,5 +51,3 @@ export const requireKey = (caller: Caller): ApiKeyInfo => {
     { tokenSent: auth.kind === 'bearer' || (auth.kind === 'malformed' && auth.tokenSent) },
   )
 }
-
-export { parseAuthorization }

@@ -32,9 +32,21 @@ export interface RateLimitDecision {
   headers: Record<string, string>
 }
 
+/** A bucket's counts as of a moment, as `snapshot` reads them. */
+export interface BucketSnapshot {
+  bucket: string
+  /** Requests admitted in the current UTC minute and day (0 once a window has ended). */
+  minuteUsed: number
+  dayUsed: number
+  /** Epoch ms the ban ends, while the bucket is banned. */
+  bannedUntil: number | undefined
+}
+
 export interface RateLimiter {
   /** Admits a request when both windows have room and consumes one unit of each. Synchronous, so exact under concurrency. */
   take(request: TakeRequest): RateLimitDecision
+  /** Reads every bucket as of `now` without counting, sweeping or changing anything (the dashboard's gauges). */
+  snapshot(now: number): BucketSnapshot[]
   /** The headers a request would get now, without counting it (OPTIONS answers, the dashboard). */
   peek(request: Omit<TakeRequest, 'bannable'>): Pick<RateLimitDecision, 'headers'>
   /** Forgets every bucket: fresh quotas, no bans. */
@@ -187,6 +199,16 @@ export const createRateLimiter = (options: RateLimitOptions = {}): RateLimiter =
         retryAfterSeconds: retryAfterSeconds(windowEnd(now, dayExhausted ? 'day' : 'minute'), now),
         headers: describeWindow(window),
       }
+    },
+    snapshot(now) {
+      const minute = Math.floor(now / MINUTE)
+      const day = Math.floor(now / DAY)
+      return Array.from(buckets, ([name, b]) => ({
+        bucket: name,
+        minuteUsed: b.minute === minute ? b.minuteUsed : 0,
+        dayUsed: b.day === day ? b.dayUsed : 0,
+        bannedUntil: b.bannedUntil > now ? b.bannedUntil : undefined,
+      }))
     },
     peek({ bucket: name, limits, now }) {
       const minute = Math.floor(now / MINUTE)

@@ -2,6 +2,7 @@ import { createBaseKeys } from '../auth/key-registry.js'
 import type { SandboxResponse } from '../http/types.js'
 import { type Answer, type HandleOptions, handleRequest } from '../pipeline/handle-request.js'
 import type { PipelineContext } from '../pipeline/pipeline-context.js'
+import type { RateLimiter } from '../rate-limit/rate-limiter.js'
 import { builtInScenarios } from '../scenarios/built-in-scenarios.js'
 import { createScenarioRegistry, type ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { Listener } from '../state/emitter.js'
@@ -50,6 +51,8 @@ export interface SandboxCore extends SessionControls {
   readonly scenarios: ScenarioRegistry
   /** The controls of one session, created on first use (the same controls as the sandbox's own). */
   session(id: string): SessionControls
+  /** @internal The rate limiter of a live session, for the dashboard's read-only gauges (`snapshot`). */
+  limiterOf(id: string): RateLimiter | undefined
   readonly sessions: {
     /** Every live session, `default` first. */
     list(): SessionInfo[]
@@ -114,6 +117,7 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
     handle: async (request: HandleInput, handleOptions?: HandleOptions) =>
       (await answer(request, handleOptions))?.response ?? null,
     events: { on: state.events.on },
+    limiterOf: (id: string) => state.peekSession(id)?.limiter,
     state,
     scenarios,
     session(id: string): SessionControls {

@@ -10,6 +10,8 @@ import { answerWithMswHandlers } from './answer-with-msw-handlers.js'
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-request.js'
 import { createCorsHandler } from './create-cors-handler.js'
+import { createDashboard } from './dashboard/create-dashboard.js'
+import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
 import { handleClientError } from './handle-client-error.js'
@@ -58,6 +60,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     ...sandboxOptions
   } = options
   const sandbox = createSandboxCore(sandboxOptions)
+  const dashboard = createDashboard({ sandbox, adminToken })
   const basePath = sandbox.basePath
   const held = createHeldAnswers(maxHoldMs)
   const applyCors = corsOptions === false ? () => false : createCorsHandler(corsOptions)
@@ -94,6 +97,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     if (applyCors(req, res)) return
     const path = pathOf(target)
     if (belowBasePath(path, CONTROL_PREFIX) !== undefined) {
+      if (handleDashboardRequest(dashboard, req, res)) return
       await handleControlRequest(control, req, res)
       return
     }
@@ -137,6 +141,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     server,
     async listen(port = 4010, host = '127.0.0.1') {
       openApiDocument = await readFile(OPENAPI_URL, 'utf8').catch(() => undefined)
+      await dashboard.load()
       if (dataFile !== undefined) data = await attachDataFile(sandbox, dataFile)
       else await sandbox.ready
       await new Promise<void>((resolve, reject) => {
@@ -159,6 +164,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
         const sweep = setInterval(() => server.closeIdleConnections(), 50)
         const cut = setTimeout(() => server.closeAllConnections(), shutdownGraceMs ?? 10_000)
         held.releaseAll()
+        dashboard.close()
         await closed
         clearInterval(sweep)
         clearTimeout(cut)

@@ -27,5 +27,3 @@ export interface SandboxEvents {
   /** A session was created on first use, or dropped (idle, over the limit, or on request). */
   session: { session: string; type: 'create' | 'drop' }
 }
-
-export type SandboxEventType = keyof SandboxEvents

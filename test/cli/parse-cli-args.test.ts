@@ -13,6 +13,27 @@ describe('parseCliArgs', () => {
     expect(parseCliArgs(['--port', '0'], { PORT: '5000' })).toMatchObject({ port: 0 })
   })
 
+  it('reads --session-ttl as a duration (seconds by default) and --max-sessions', () => {
+    expect(parseCliArgs(['--session-ttl', '90'], {})).toMatchObject({ sessionTtlMs: 90_000 })
+    expect(parseCliArgs(['--session-ttl', '30m'], {})).toMatchObject({ sessionTtlMs: 1_800_000 })
+    expect(parseCliArgs(['--session-ttl=2h'], {})).toMatchObject({ sessionTtlMs: 7_200_000 })
+    expect(parseCliArgs(['--session-ttl', '1500ms'], {})).toMatchObject({ sessionTtlMs: 1_500 })
+    expect(parseCliArgs(['--max-sessions', '5'], {})).toMatchObject({ maxSessions: 5 })
+    expect(parseCliArgs([], {})).toMatchObject({ sessionTtlMs: undefined, maxSessions: undefined })
+  })
+
+  it.each([
+    ['--session-ttl', '0'],
+    ['--session-ttl', '999ms'],
+    ['--session-ttl', '1d'],
+    ['--session-ttl', '721h'],
+    ['--max-sessions', '0'],
+    ['--max-sessions', '1.5'],
+  ])('refuses %s %s with a clear message', (flag, value) => {
+    expect(() => parseCliArgs([flag, value], {})).toThrow(CliUsageError)
+    expect(() => parseCliArgs([flag, value], {})).toThrow(new RegExp(`^Failed to read ${flag}`))
+  })
+
   it('reads every flag', () => {
     expect(
       parseCliArgs([

@@ -162,6 +162,17 @@ describe('PetStore', () => {
     const store = await PetStore.seeded({ count: 4 })
     await store.create(newPet('Rex', 'sold'))
     const records = store.collection.findMany()
+    const byId = (a: { id: number }, b: { id: number }) => a.id - b.id
     expect(records.map((p) => p.id).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5])
+    // What the indexes answer (id map, all-ids list, per-status lists) is what the collection holds.
+    expect(store.list({ limit: 100 }).pets).toEqual([...records].sort(byId))
+    for (const status of ['available', 'pending', 'sold'] as const) {
+      const indexed = store.list({ status, limit: 100 })
+      const matching = records.filter((p) => p.status === status).sort(byId)
+      expect(indexed.pets, status).toEqual(matching)
+      expect(indexed.total, status).toBe(matching.length)
+    }
+    for (const record of records) expect(store.get(record.id)).toEqual(record)
+    expect(store.get(6)).toBeUndefined()
   })
 })

@@ -30,6 +30,13 @@ const EXCHANGES: [string, string, string | undefined, number, Record<string, str
   ['POST', '/__sandbox/reset', undefined, 204],
   ['PATCH', '/__sandbox/clock', undefined, 405],
   ['GET', '/__sandbox/no-such-route', undefined, 404],
+  ['POST', '/__sandbox/clock', '{"realTime":true}', 200],
+  ['GET', '/__sandbox/quotas', undefined, 200],
+  ['GET', '/__sandbox/pets?status=sold&limit=3&after=2', undefined, 200],
+  ['GET', '/__sandbox/pets?limit=0', undefined, 400],
+  ['GET', '/__sandbox/assets/no-such-file.js', undefined, 404],
+  ['DELETE', '/__sandbox/keys/by-ref/0123456789abcdef', undefined, 404],
+  ['POST', '/__sandbox/quotas', undefined, 405],
 ]
 
 describe('the control API of the standalone server', () => {

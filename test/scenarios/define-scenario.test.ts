@@ -30,6 +30,12 @@ describe('defineScenario', () => {
     const names = BUILT_IN_SCENARIOS.map((s) => s.name)
     expect(new Set(names).size).toBe(names.length)
     expect(names).toHaveLength(13)
+    for (const scenario of BUILT_IN_SCENARIOS) {
+      // defineScenario's own checks, run again on the values the registry holds.
+      expect(defineScenario({ ...scenario })).toEqual(scenario)
+      expect(scenario.name).toMatch(/^[a-z0-9][a-z0-9-]{0,63}$/)
+      expect(scenario.description.trim().length, scenario.name).toBeGreaterThan(20)
+    }
   })
 })
 

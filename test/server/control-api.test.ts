@@ -124,12 +124,28 @@ describe('the control API', () => {
   })
 
   it('resets pets, scenario, clock, keys and journal', async () => {
+    const created = await target.send({
+      method: 'POST',
+      path: '/pets',
+      headers: { authorization: 'Bearer sandbox-free', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Gone after reset', categoryId: 1 }),
+    })
+    expect(created.status).toBe(201)
     await target.control('PUT', '/scenario', { name: 'empty' })
     await target.control('POST', '/clock', { advanceMs: 5_000 })
     const { key } = (await target.control('POST', '/keys', { plan: 'pro' })) as { key: string }
+    expect(await target.control('GET', '/requests')).not.toEqual([])
     expect((await call('POST', '/reset')).status).toBe(204)
+    expect(await target.control('GET', '/requests')).toEqual([])
     expect(await target.control('GET', '/scenario')).toMatchObject({ name: 'default' })
     expect(await target.control('GET', '/clock')).toMatchObject({ frozen: false })
+    const listed = await target.send({
+      method: 'GET',
+      path: '/pets?limit=100',
+      headers: { authorization: 'Bearer sandbox-free' },
+    })
+    expect(listed.headers['x-total-count']).toBe('25')
+    expect(listed.body).not.toContain('Gone after reset')
     const revoked = await target.send({
       method: 'GET',
       path: '/pets',
@@ -138,7 +154,7 @@ describe('the control API', () => {
     expect(revoked.status).toBe(401)
   })
 
-  it('serves a page with escaped pet names and the demo keys', async () => {
+  it('serves the dashboard as a static shell without data, under a strict CSP', async () => {
     await target.send({
       method: 'POST',
       path: '/pets',
@@ -146,11 +162,13 @@ describe('the control API', () => {
       body: JSON.stringify({ name: '<img src=x onerror=alert(1)>', categoryId: 1 }),
     })
     const page = await call('GET', '/')
+    expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toContain('text/html')
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'")
     const html = await page.text()
-    expect(html).toContain('sandbox-enterprise')
     expect(html).not.toContain('<img src=x')
-    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;')
+    expect(html).not.toContain('sandbox-free')
+    expect(html).not.toMatch(/<script>|<style>|style=/)
   })
 
   it('serves the OpenAPI document as JSON', async () => {

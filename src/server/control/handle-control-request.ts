@@ -15,7 +15,6 @@ import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sand
 import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { checkControlAccess } from './check-control-access.js'
-import { renderControlPage } from './render-control-page.js'
 
 /** The prefix of the control API (contract §9). */
 export const CONTROL_PREFIX = '/__sandbox'
@@ -69,10 +68,11 @@ const ClockBodySchema = z
   .strictObject({
     advanceMs: z.optional(z.number()),
     now: z.optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })),
+    realTime: z.optional(z.literal(true)),
   })
   .check(
-    z.refine((b) => (b.advanceMs === undefined) !== (b.now === undefined), {
-      message: 'send exactly one of advanceMs and now',
+    z.refine((b) => [b.advanceMs, b.now, b.realTime].filter((v) => v !== undefined).length === 1, {
+      message: 'send exactly one of advanceMs, now and realTime',
     }),
   )
 const ScenarioBodySchema = z.object({ name: z.string().check(z.minLength(1)) })
@@ -96,18 +96,7 @@ const pathParam = (value: string | undefined, what: string): string => {
 
 /** The control API's routes below /__sandbox, on the same router as the API's. */
 const CONTROL_ROUTER = createRouter<ControlHandler>()
-  .add('GET', '/', async (ctx, { req }) => ({
-    status: 200,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Security-Policy':
-        "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'",
-      'Cache-Control': 'no-store',
-    },
-    body: renderControlPage(ctx.sandbox, {
-      apiBase: `http://${req.headers.host ?? 'localhost'}${ctx.sandbox.basePath}`,
-    }),
-  }))
+  // GET /__sandbox/ (the dashboard) is answered by src/server/dashboard before this router.
   .add('GET', '/openapi.json', async (ctx) => {
     if (ctx.openApiDocument === undefined)
       throw new ApiError('route_not_found', 'This build of the sandbox has no OpenAPI document.')
@@ -133,9 +122,10 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
   })
   .add('GET', '/clock', async (_ctx, { session }) => jsonResponse(200, await clockBody(session)))
   .add('POST', '/clock', async (_ctx, { session, body }) => {
-    const { advanceMs, now } = await body(ClockBodySchema)
+    const { advanceMs, now, realTime } = await body(ClockBodySchema)
     if (advanceMs !== undefined) await checkClock(() => session.advanceClock(advanceMs))
     if (now !== undefined) await checkClock(() => session.setClock(now))
+    if (realTime === true) await session.useRealTime()
     return jsonResponse(200, await clockBody(session))
   })
   .add('GET', '/keys', async (_ctx, { session }) => jsonResponse(200, await session.listKeys()))

@@ -75,10 +75,6 @@ export const contractCreateSuite = (ctx: SuiteContext): void => {
       expect((JSON.parse(response.body) as WirePet).name).toBe(name.trim())
     })
 
-    it('keeps the name limit of the contract', () => {
-      expect([LIMITS.nameMinCodePoints, LIMITS.nameMaxCodePoints]).toEqual([1, 100])
-    })
-
     it.each([
       ['101 emoji', '🐶'.repeat(101)],
       ['101 ASCII characters', 'a'.repeat(101)],

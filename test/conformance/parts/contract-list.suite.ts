@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest'
-import { LIMITS } from '../../../src/contract/limits.js'
 import type { SuiteContext } from './define-conformance-suite.js'
 import { expectApiError } from './expect-api-error.js'
 import type { WireResponse } from './target.js'
@@ -101,12 +100,6 @@ export const contractListSuite = (ctx: SuiteContext): void => {
         'invalid_parameter',
       )
       expect(body.details?.[0]?.field).toBe('limit')
-    })
-
-    it('keeps the limit bounds of the contract', () => {
-      expect([LIMITS.listLimitMin, LIMITS.listLimitDefault, LIMITS.listLimitMax]).toEqual([
-        1, 20, 100,
-      ])
     })
 
     it.each(STATUSES)('filters by status=%s and counts only matching pets', async (status) => {

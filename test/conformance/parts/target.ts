@@ -41,9 +41,4 @@ export interface ConformanceTarget {
    */
   send(request: WireRequest): Promise<WireResponse>
   controls: ConformanceControls
-  /** What the runtime can do; tests that need more are skipped there. */
-  capabilities: {
-    /** The runtime knows the client's address (separate anonymous buckets per address). */
-    clientAddress: boolean
-  }
 }

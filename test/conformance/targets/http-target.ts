@@ -81,7 +81,6 @@ export const createHttpTarget = (options: SandboxServerOptions = {}): HttpTarget
         await control('PUT', '/scenario', { name })
       },
     },
-    capabilities: { clientAddress: true },
   }
   return target
 }

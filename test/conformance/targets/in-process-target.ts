@@ -26,6 +26,5 @@ export const createInProcessTarget = (
       }
     },
     controls: localControls(sandbox),
-    capabilities: { clientAddress: false },
   }
 }

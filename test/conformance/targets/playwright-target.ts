@@ -36,6 +36,5 @@ export const createPlaywrightTarget = async (
     sandbox,
     send: (request) => sendFromPage(page, baseUrl, request),
     controls: localControls(sandbox),
-    capabilities: { clientAddress: false },
   }
 }

@@ -50,6 +50,5 @@ export const createWorkerTarget = (getPage: () => Page, origin: string): Conform
       },
       setScenario: (name) => onSandbox(getPage(), (s, n) => s.scenario.set(n), name),
     },
-    capabilities: { clientAddress: false },
   }
 }

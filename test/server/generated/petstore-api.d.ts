@@ -103,7 +103,7 @@ export interface paths {
         };
         /**
          * The dashboard page
-         * @description A small HTML page: the demo and run-time keys, the sticky scenario with buttons to switch it, the clock, a few pets and the recent requests.
+         * @description The dashboard's page: a static shell (no data in it) that loads one script and one style sheet from `/__sandbox/assets/`, under a strict Content-Security-Policy. It loads without the admin token, asks for it when the server has one, and then reads everything through the routes below. The page shows the live request log, quotas, a chart of requests per second and controls for the scenario, clock, keys and pets.
          */
         get: operations["getDashboard"];
         put?: never;
@@ -190,7 +190,7 @@ export interface paths {
         put?: never;
         /**
          * Set or advance the sandbox clock
-         * @description `{"advanceMs": N}` moves the clock by N milliseconds (negative moves it back); `{"now": "ISO date"}` sets it. Either freezes the clock: from then on it moves only when told, until a reset returns it to real time.
+         * @description `{"advanceMs": N}` moves the clock by N milliseconds (negative moves it back); `{"now": "ISO date"}` sets it. Either freezes the clock: from then on it moves only when told, until `{"realTime": true}` or a reset returns it to real time.
          */
         post: operations["changeClock"];
         delete?: never;
@@ -262,6 +262,112 @@ export interface paths {
         post?: never;
         /** Clear the request journal */
         delete: operations["clearRequests"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/assets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A file name of the built page, with its content hash (`dashboard-HASH.js`, `dashboard-HASH.css`). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A file of the dashboard page
+         * @description The page's script or style sheet. Their names carry a content hash, so they are cached for a year. Like the page, they carry no data and load without the admin token.
+         */
+        get: operations["getDashboardAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The dashboard's event stream
+         * @description Server-Sent Events (`text/event-stream`), open until the client leaves. First a `snapshot` event (the body of `GET /__sandbox/quotas`) and a `backlog` event (the last 200 requests), then a `request` event for every request the API answers (method, path, status or `null` for no response, scenario, plan, session, request and response headers with secrets redacted, bodies capped at 8 KiB), a `snapshot` every second, and `change` events (`{"type": "reset"}`, `{"type": "keys"}`). The page reads it with fetch, so it can send the admin token as a header.
+         */
+        get: operations["streamDashboardEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/quotas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quotas of every key and the busiest anonymous buckets
+         * @description What the dashboard draws: every key that works now with its minute and day windows, bans and the moment a spent window lets requests in again, the clock, the sticky scenario and requests per second by status class. Reading it counts nothing.
+         */
+        get: operations["getQuotas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/pets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The pets of the default store, without a key or quota
+         * @description For the dashboard: pages through the pets of the default store (ascending id) without an API key and without counting against a quota or appearing in the journal.
+         */
+        get: operations["listStoredPets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/keys/by-ref/{ref}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A key's `ref` from `GET /__sandbox/quotas`. */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key by its reference
+         * @description What the dashboard uses, so that the page never holds the text of a generated key it did not create.
+         */
+        delete: operations["revokeKeyByRef"];
         options?: never;
         head?: never;
         patch?: never;
@@ -429,7 +535,7 @@ export interface components {
             /** @description True while the clock was set or advanced by hand; false while it follows real time. */
             frozen: boolean;
         };
-        /** @description Exactly one of `advanceMs` and `now`. */
+        /** @description Exactly one of `advanceMs`, `now` and `realTime`. */
         SandboxClockChange: {
             /** @description Milliseconds to move the clock by (negative moves it back). */
             advanceMs: number;
@@ -439,6 +545,12 @@ export interface components {
              * @description The time to set the clock to (ISO 8601).
              */
             now: string;
+        } | {
+            /**
+             * @description Back to real time (the clock follows the system time again).
+             * @constant
+             */
+            realTime: true;
         };
         SandboxNewApiKey: {
             plan: components["schemas"]["SandboxPlan"];
@@ -503,6 +615,45 @@ export interface components {
             body: string | null;
             /** @description True when the body was longer and was cut. */
             bodyTruncated: boolean;
+        };
+        SandboxQuotaWindow: {
+            used: number;
+            limit: number;
+            /** @description Epoch milliseconds, sandbox clock. */
+            resetsAt: number;
+        };
+        SandboxDashboardSnapshot: {
+            basePath: string;
+            /** @description Epoch milliseconds by the sandbox clock. */
+            now: number;
+            frozen: boolean;
+            scenario: string;
+            quotas: {
+                /** @description An opaque reference to the key (for `DELETE /__sandbox/keys/by-ref/{ref}`). */
+                ref: string;
+                /** @enum {string} */
+                kind: "key" | "anonymous";
+                /** @description Demo and option keys in full, generated keys masked, or the anonymous bucket's client address. */
+                label: string;
+                plan: string;
+                /** @enum {string} */
+                source?: "demo" | "options" | "runtime";
+                minute: components["schemas"]["SandboxQuotaWindow"];
+                day: components["schemas"]["SandboxQuotaWindow"];
+                /** @description Epoch milliseconds the ban ends, while banned. */
+                bannedUntil?: number;
+                /** @description Epoch milliseconds a spent window lets requests in again. */
+                retryAt?: number;
+            }[];
+            /** @description Anonymous buckets left out (only the 20 busiest are listed). */
+            anonymousHidden: number;
+            /** @description Requests per second by status class over the last 300 seconds of real time. */
+            series: {
+                end: number;
+                counts: {
+                    [key: string]: number[];
+                };
+            };
         };
     };
     responses: {
@@ -1092,7 +1243,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            403: components["responses"]["Forbidden"];
+            /** @description The page is not built (`npm run build` builds it; the published package ships it). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundError"];
+                };
+            };
             405: components["responses"]["ControlMethodNotAllowed"];
         };
     };
@@ -1371,6 +1530,149 @@ export interface operations {
                 content?: never;
             };
             403: components["responses"]["Forbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+        };
+    };
+    getDashboardAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A file name of the built page, with its content hash (`dashboard-HASH.js`, `dashboard-HASH.css`). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                    "text/css": string;
+                };
+            };
+            /** @description No file of the page has this name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundError"];
+                };
+            };
+            405: components["responses"]["ControlMethodNotAllowed"];
+        };
+    };
+    streamDashboardEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+        };
+    };
+    getQuotas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The quotas. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxDashboardSnapshot"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+        };
+    };
+    listStoredPets: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["PetStatus"];
+                /** @description List the pets after this id. */
+                after?: number;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of pets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        pets: components["schemas"]["Pets"];
+                        total: number;
+                        /** @description The id to continue after, or null on the last page. */
+                        nextAfter: number | null;
+                    };
+                };
+            };
+            /** @description A bad `status`, `after` or `limit` (`invalid_parameter`, the parameter in `details[0].field`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+        };
+    };
+    revokeKeyByRef: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A key's `ref` from `GET /__sandbox/quotas`. */
+                ref: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key is revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["KeyNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
         };
     };

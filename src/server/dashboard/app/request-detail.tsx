@@ -1,0 +1,79 @@
+import { useEffect, useRef } from 'preact/hooks'
+import type { FeedEntry, FeedMessage } from '../dashboard-types.js'
+import { prettyBody } from './format.js'
+
+const Message = (props: { title: string; message: FeedMessage }) => {
+  const headers = Object.entries(props.message.headers)
+  return (
+    <section class="message">
+      <h3>{props.title}</h3>
+      {headers.length === 0 ? (
+        <p class="muted">No headers.</p>
+      ) : (
+        <dl class="headers">
+          {headers.map(([name, value]) => (
+            <div key={name}>
+              <dt>{name}</dt>
+              <dd>{value}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {props.message.body === null || props.message.body === '' ? (
+        <p class="muted">No body.</p>
+      ) : (
+        <pre class="body">
+          {prettyBody(props.message.body)}
+          {props.message.bodyTruncated ? '\n… (cut for display)' : ''}
+        </pre>
+      )}
+    </section>
+  )
+}
+
+/** The whole exchange of one request, in a modal dialog (Escape closes it). */
+export const RequestDetail = (props: { entry: FeedEntry; onClose(): void }) => {
+  const dialog = useRef<HTMLDialogElement>(null)
+  useEffect(() => {
+    const element = dialog.current
+    if (element !== null && !element.open) element.showModal()
+  }, [])
+  const { entry } = props
+  return (
+    <dialog
+      ref={dialog}
+      class="detail"
+      aria-labelledby="detail-title"
+      onClose={props.onClose}
+      onCancel={props.onClose}
+    >
+      <header>
+        <h2 id="detail-title">
+          {entry.method} <span class="url">{entry.url}</span>
+        </h2>
+        <button type="button" onClick={() => dialog.current?.close()}>
+          Close
+        </button>
+      </header>
+      <p class="summary">
+        {entry.status === null
+          ? `No response (${entry.fault ?? 'connection failed'})`
+          : `Status ${entry.status}`}{' '}
+        · {entry.time} · scenario {entry.scenario} · plan {entry.plan ?? 'none'} · session{' '}
+        {entry.session}
+        {entry.durationMs === undefined ? '' : ` · ${entry.durationMs.toFixed(1)} ms`}
+      </p>
+      <div class="exchange">
+        <Message title="Request" message={entry.request} />
+        {entry.response === null ? (
+          <section class="message">
+            <h3>Response</h3>
+            <p class="muted">None: the connection was failed on purpose by the scenario.</p>
+          </section>
+        ) : (
+          <Message title="Response" message={entry.response} />
+        )}
+      </div>
+    </dialog>
+  )
+}

@@ -1,0 +1,137 @@
+import { createHash, randomBytes } from 'node:crypto'
+import type { ServerResponse } from 'node:http'
+import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
+import { createEventStream } from './create-event-stream.js'
+import { createRateSeries } from './create-rate-series.js'
+import { type DashboardSnapshot, type FeedEntry, statusClass } from './dashboard-types.js'
+import { type DashboardAsset, loadDashboardAssets } from './load-dashboard-assets.js'
+import { snapshotQuotas } from './snapshot-quotas.js'
+import { toFeedEntry } from './to-feed-entry.js'
+
+/** How many log entries a page gets when it connects. */
+const BACKLOG = 200
+/** How often the stream pushes quotas, the clock and the chart (real time). */
+const TICK_MS = 1_000
+
+/** The dashboard's state on a server: the built page, the log feed, the chart, the stream. */
+export interface Dashboard {
+  readonly sandbox: SandboxCore
+  readonly adminToken: string | undefined
+  /** The built page and files, by name (empty until `load`, or when not built). */
+  readonly assets: Map<string, DashboardAsset>
+  /** Reads the built page into memory. */
+  load(dir?: string): Promise<void>
+  /** The entries a page gets on connecting, oldest first. */
+  backlog(): FeedEntry[]
+  snapshot(): DashboardSnapshot
+  /** The key or bucket a gauge's `ref` names, or undefined. */
+  resolveRef(ref: string): string | undefined
+  openStream(res: ServerResponse): void
+  /** Pushes an event to every open page (e.g. `change` after a control call). */
+  publish(event: string, data: unknown): void
+  /** Ends every stream and stops the ticker. */
+  close(): void
+}
+
+/**
+ * Creates the dashboard of a standalone server. Nothing runs while no page is
+ * open except the log's ring of the last 200 answers and the chart's counters.
+ *
+ * @example
+ * const dashboard = createDashboard({ sandbox, limiter, adminToken })
+ * await dashboard.load()
+ */
+export const createDashboard = (input: {
+  sandbox: SandboxCore
+  adminToken: string | undefined
+  now?: () => number
+}): Dashboard => {
+  const { sandbox } = input
+  const realNow = input.now ?? (() => Date.now())
+  const series = createRateSeries({ seconds: 300, now: realNow })
+  const salt = randomBytes(16)
+  const refOf = (bucket: string): string =>
+    createHash('sha256').update(salt).update(bucket).digest('hex').slice(0, 20)
+  let assets = new Map<string, DashboardAsset>()
+  let ring: FeedEntry[] = []
+  let ticker: ReturnType<typeof setInterval> | undefined
+
+  const snapshot = (): DashboardSnapshot => {
+    const now = sandbox.clock.now()
+    return {
+      basePath: sandbox.basePath,
+      now,
+      frozen: sandbox.clock.frozen,
+      scenario: sandbox.scenario.get(),
+      ...snapshotQuotas({
+        buckets: sandbox.limiterOf(sandbox.id)?.snapshot(now) ?? [],
+        keys: sandbox.keys.list(),
+        now,
+        refOf,
+        maxAnonymous: 20,
+      }),
+      series: series.read(),
+    }
+  }
+
+  const stream = createEventStream({
+    onChange(size) {
+      if (size > 0 && ticker === undefined) {
+        ticker = setInterval(() => stream.publish('snapshot', snapshot()), TICK_MS)
+        ticker.unref()
+      } else if (size === 0 && ticker !== undefined) {
+        clearInterval(ticker)
+        ticker = undefined
+      }
+    },
+  })
+
+  // The feed: every session's requests; quotas, clock and scenario of the default session.
+  sandbox.events.on('request', (entry) => {
+    const feed = toFeedEntry(entry)
+    series.count(statusClass(feed.status))
+    ring.push(feed)
+    if (ring.length > BACKLOG * 2) ring = ring.slice(-BACKLOG)
+    stream.publish('request', feed)
+  })
+  sandbox.events.on('reset', ({ session }) => {
+    if (session === sandbox.id) ring = ring.filter((e) => e.session !== session)
+    stream.publish('change', { type: 'reset', session })
+    stream.publish('snapshot', snapshot())
+  })
+  for (const type of ['keys', 'scenario', 'clock'] as const) {
+    sandbox.events.on(type, ({ session }) => {
+      stream.publish('change', { type, session })
+      if (session === sandbox.id) stream.publish('snapshot', snapshot())
+    })
+  }
+
+  return {
+    sandbox,
+    adminToken: input.adminToken,
+    get assets() {
+      return assets
+    },
+    async load(dir) {
+      assets = await loadDashboardAssets(dir)
+    },
+    backlog: () => ring.slice(-BACKLOG),
+    snapshot,
+    resolveRef(ref) {
+      for (const key of sandbox.keys.list()) if (refOf(`key:${key.key}`) === ref) return key.key
+      return undefined
+    },
+    openStream(res) {
+      stream.open(res, [
+        { event: 'snapshot', data: snapshot() },
+        { event: 'backlog', data: ring.slice(-BACKLOG) },
+      ])
+    },
+    publish: (event, data) => stream.publish(event, data),
+    close() {
+      stream.close()
+      if (ticker !== undefined) clearInterval(ticker)
+      ticker = undefined
+    },
+  }
+}

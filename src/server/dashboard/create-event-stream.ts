@@ -1,0 +1,70 @@
+import type { ServerResponse } from 'node:http'
+import { DASHBOARD_HEADERS } from './dashboard-headers.js'
+
+/** A client that reads more slowly than events come is cut off past this many buffered bytes. */
+const MAX_BUFFERED_BYTES = 1_048_576
+
+export interface EventStream {
+  /** Starts a Server-Sent Events answer on `res`; the client stays until it goes away. */
+  open(res: ServerResponse, first: readonly { event: string; data: unknown }[]): void
+  /** Sends one event to every open client. */
+  publish(event: string, data: unknown): void
+  readonly size: number
+  /** Ends every stream (server shutdown). */
+  close(): void
+}
+
+const frame = (event: string, data: unknown): string =>
+  `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`
+
+/**
+ * The dashboard's event stream (text/event-stream). The page reads it with
+ * fetch, so it can send the admin token as a header (docs/decisions/
+ * 0011-dashboard-event-stream.md). JSON in `data` is one line: no newline can
+ * break a frame.
+ *
+ * @example
+ * const stream = createEventStream({ onChange: (n) => (n > 0 ? startTicking() : stopTicking()) })
+ * stream.open(res, [{ event: 'hello', data: snapshot }])
+ */
+export const createEventStream = (options: { onChange(size: number): void }): EventStream => {
+  const clients = new Set<ServerResponse>()
+  const drop = (res: ServerResponse): void => {
+    if (clients.delete(res)) options.onChange(clients.size)
+    if (!res.writableEnded) res.end()
+  }
+  const write = (res: ServerResponse, text: string): void => {
+    if (res.writableLength > MAX_BUFFERED_BYTES) drop(res)
+    else res.write(text)
+  }
+  return {
+    open(res, first) {
+      res.writeHead(200, {
+        ...DASHBOARD_HEADERS,
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        'X-Accel-Buffering': 'no',
+      })
+      if (res.req.method === 'HEAD') {
+        res.end()
+        return
+      }
+      // The retry hint, then what the page needs to draw at once.
+      res.write(`retry: 2000\n\n${first.map((e) => frame(e.event, e.data)).join('')}`)
+      clients.add(res)
+      res.once('close', () => drop(res))
+      options.onChange(clients.size)
+    },
+    publish(event, data) {
+      if (clients.size === 0) return
+      const text = frame(event, data)
+      for (const res of clients) write(res, text)
+    },
+    get size() {
+      return clients.size
+    },
+    close() {
+      for (const res of [...clients]) drop(res)
+    },
+  }
+}

@@ -1,0 +1,178 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { PET_STATUSES, type PetStatus } from '../../contract/pet.js'
+import { ApiError } from '../../http/api-error.js'
+import { jsonResponse } from '../../http/json-response.js'
+import type { SandboxResponse } from '../../http/types.js'
+import { checkControlAccess } from '../control/check-control-access.js'
+import { writeNow } from '../write-sandbox-response.js'
+import type { Dashboard } from './create-dashboard.js'
+import { DASHBOARD_HEADERS } from './dashboard-headers.js'
+
+const PREFIX = '/__sandbox'
+
+type Route = (
+  dashboard: Dashboard,
+  req: IncomingMessage,
+  res: ServerResponse,
+) => SandboxResponse | 'streamed'
+
+const isPetStatus = (value: string): value is PetStatus =>
+  (PET_STATUSES as readonly string[]).includes(value)
+
+const wholeNumber = (text: string | null, name: string, min: number, max: number) => {
+  if (text === null) return undefined
+  const n = /^(0|[1-9][0-9]{0,15})$/.test(text) ? Number(text) : Number.NaN
+  if (!(n >= min && n <= max)) {
+    throw new ApiError(
+      'invalid_parameter',
+      `${name} must be a whole number from ${min} to ${max}.`,
+      {
+        details: [{ field: name, message: `must be a whole number from ${min} to ${max}` }],
+      },
+    )
+  }
+  return n
+}
+
+const page = (dashboard: Dashboard): SandboxResponse => {
+  const index = dashboard.assets.get('index.html')
+  if (index === undefined) {
+    throw new ApiError(
+      'route_not_found',
+      'The dashboard is not built: run "npm run build" (the published package ships it built).',
+    )
+  }
+  return {
+    status: 200,
+    headers: { 'Content-Type': index.contentType, 'Cache-Control': 'no-store' },
+    body: index.body.toString('utf8'),
+  }
+}
+
+const pets = (dashboard: Dashboard, req: IncomingMessage): SandboxResponse => {
+  const query = new URL(req.url ?? '/', 'http://x').searchParams
+  const status = query.get('status')
+  if (status !== null && !isPetStatus(status)) {
+    throw new ApiError('invalid_parameter', `status must be one of ${PET_STATUSES.join(', ')}.`, {
+      details: [{ field: 'status', message: `must be one of ${PET_STATUSES.join(', ')}` }],
+    })
+  }
+  const limit = wholeNumber(query.get('limit'), 'limit', 1, 100) ?? 10
+  const afterId = wholeNumber(query.get('after'), 'after', 0, Number.MAX_SAFE_INTEGER)
+  const found = dashboard.sandbox.db.pets.list({ status: status ?? undefined, afterId, limit })
+  return jsonResponse(200, {
+    pets: found.pets,
+    total: found.total,
+    nextAfter: found.nextAfterId ?? null,
+  })
+}
+
+/** The dashboard's routes below /__sandbox: path → method → answer. */
+const ROUTES: Record<string, { auth: boolean; methods: Record<string, Route> }> = {
+  // The page and its files carry no data: they load without the admin token (docs/decisions/0011-dashboard-event-stream.md).
+  '': { auth: false, methods: { GET: (d) => page(d) } },
+  '/': { auth: false, methods: { GET: (d) => page(d) } },
+  '/events': {
+    auth: true,
+    methods: {
+      GET: (d, _req, res) => {
+        d.openStream(res)
+        return 'streamed'
+      },
+    },
+  },
+  '/quotas': { auth: true, methods: { GET: (d) => jsonResponse(200, d.snapshot()) } },
+  '/pets': { auth: true, methods: { GET: pets } },
+}
+
+const asset = (dashboard: Dashboard, name: string): SandboxResponse | undefined => {
+  const file = dashboard.assets.get(name)
+  if (file === undefined || name === 'index.html') return undefined
+  return {
+    status: 200,
+    headers: {
+      'Content-Type': file.contentType,
+      'Cache-Control': file.immutable ? 'public, max-age=31536000, immutable' : 'no-store',
+    },
+    body: file.body.toString('utf8'),
+  }
+}
+
+const revokeByRef = (dashboard: Dashboard, ref: string): SandboxResponse => {
+  const key = dashboard.resolveRef(ref)
+  if (key === undefined || !dashboard.sandbox.keys.revoke(key))
+    throw new ApiError('key_not_found', 'No API key matches this reference.')
+  dashboard.publish('change', { type: 'keys' })
+  return { status: 204, headers: {}, body: null }
+}
+
+const answer = (dashboard: Dashboard, req: IncomingMessage, res: ServerResponse, path: string) => {
+  const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET')
+  if (path.startsWith('/assets/')) {
+    if (method !== 'GET')
+      throw new ApiError('method_not_allowed', `${method} is not allowed here. Allowed: GET.`, {
+        headers: { Allow: 'GET' },
+      })
+    const found = asset(dashboard, path.slice('/assets/'.length))
+    if (found === undefined)
+      throw new ApiError('route_not_found', `No dashboard file ${PREFIX}${path}.`)
+    return found
+  }
+  const denied = checkControlAccess(req, dashboard.adminToken)
+  const byRef = /^\/keys\/by-ref\/([0-9a-f]{1,64})$/.exec(path)
+  if (byRef?.[1] !== undefined) {
+    if (denied !== undefined) throw denied
+    if (method !== 'DELETE')
+      throw new ApiError('method_not_allowed', `${method} is not allowed here. Allowed: DELETE.`, {
+        headers: { Allow: 'DELETE' },
+      })
+    return revokeByRef(dashboard, byRef[1])
+  }
+  const route = ROUTES[path]
+  if (route === undefined) return undefined
+  if (route.auth && denied !== undefined) throw denied
+  const handler = route.methods[method]
+  if (handler === undefined) {
+    const allow = Object.keys(route.methods).join(', ')
+    throw new ApiError(
+      'method_not_allowed',
+      `${method} is not allowed on ${PREFIX}${path}. Allowed: ${allow}.`,
+      {
+        headers: { Allow: allow },
+      },
+    )
+  }
+  return handler(dashboard, req, res)
+}
+
+/**
+ * Answers the dashboard's requests below /__sandbox: the page and its hashed
+ * files (no token needed: they carry no data), the event stream, quotas,
+ * pets, and revoking a key by its gauge's reference (the token or loopback,
+ * as the control API). Resolves false for every other path, which the
+ * control API answers.
+ *
+ * @example
+ * if (isUnder(target, CONTROL_PREFIX) && handleDashboardRequest(dashboard, req, res)) return
+ */
+export const handleDashboardRequest = (
+  dashboard: Dashboard,
+  req: IncomingMessage,
+  res: ServerResponse,
+): boolean => {
+  const target = req.url ?? '/'
+  const query = target.indexOf('?')
+  const path = (query === -1 ? target : target.slice(0, query)).slice(PREFIX.length)
+  let response: SandboxResponse | 'streamed' | undefined
+  try {
+    response = answer(dashboard, req, res, path)
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+    response = error.toResponse()
+  }
+  if (response === undefined) return false
+  if (response === 'streamed') return true
+  response.headers = { ...DASHBOARD_HEADERS, 'Cache-Control': 'no-store', ...response.headers }
+  writeNow(res, response)
+  return true
+}
