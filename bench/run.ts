@@ -26,6 +26,16 @@ const BENCHMARKS: ReadonlyArray<{
   },
   { key: 'server', name: 'standalone server vs bare node:http', load: () => import('./server.js') },
   {
+    key: 'soak',
+    name: 'soak: minutes of mixed traffic, RSS sampled',
+    load: () => import('./soak.js'),
+  },
+  {
+    key: 'sessions',
+    name: 'sessions: 1,000 alive, memory, creation, requests',
+    load: () => import('./sessions.js'),
+  },
+  {
     key: 'load',
     name: 'light to load: per test file, a 40-file suite, the browser bundle, 1,000,000 pets',
     load: () => import('./load.js'),

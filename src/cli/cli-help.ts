@@ -11,6 +11,9 @@ Options:
       --scenario NAME    sticky scenario at start and after reset (default "default")
       --data FILE        keep the pets in FILE (created when absent; written on every change)
       --admin-token T    open the control API to callers sending "Authorization: Bearer T"
+                         (env PETSTORE_SANDBOX_ADMIN_TOKEN keeps it out of the process list)
+      --allowed-host H   a Host name the control API answers besides localhost and
+                         loopback addresses (repeatable; guards against DNS rebinding)
       --base-path PATH   where the API lives (default /v1)
       --session-ttl T    drop a session idle this long (default 1h; 90, 90s, 30m, 2h)
       --max-sessions N   most sessions alive, default included (default 1000; the least

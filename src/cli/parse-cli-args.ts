@@ -13,6 +13,8 @@ export type CliCommand =
       scenario: string | undefined
       dataFile: string | undefined
       adminToken: string | undefined
+      /** `--allowed-host`, repeatable; undefined when not given. */
+      allowedHosts?: string[] | undefined
       basePath: string | undefined
       /** Idle time before a session is dropped, in ms. */
       sessionTtlMs: number | undefined
@@ -33,6 +35,7 @@ const OPTIONS = {
   scenario: { type: 'string' },
   data: { type: 'string' },
   'admin-token': { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
   'base-path': { type: 'string' },
   'session-ttl': { type: 'string' },
   'max-sessions': { type: 'string' },
@@ -99,11 +102,27 @@ export const parseCliArgs = (
   if (values.help === true) return { kind: 'help' }
   if (values.version === true) return { kind: 'version' }
   const portText = values.port ?? (env.PORT === '' ? undefined : env.PORT)
-  const adminToken = nonEmpty('admin-token', values['admin-token'])
+  // The environment keeps the token out of the process list; the flag wins when both are set.
+  const tokenFrom =
+    values['admin-token'] === undefined && (env.PETSTORE_SANDBOX_ADMIN_TOKEN ?? '') !== ''
+      ? 'admin-token (PETSTORE_SANDBOX_ADMIN_TOKEN)'
+      : 'admin-token'
+  const adminToken = nonEmpty(
+    tokenFrom,
+    values['admin-token'] ?? (env.PETSTORE_SANDBOX_ADMIN_TOKEN || undefined),
+  )
   if (adminToken !== undefined && !/^[A-Za-z0-9\-._~+/]+=*$/.test(adminToken)) {
     throw new CliUsageError(
-      'Failed to read --admin-token: use letters, digits and - . _ ~ + / only (it is sent as a bearer token).',
+      `Failed to read --${tokenFrom}: use letters, digits and - . _ ~ + / only (it is sent as a bearer token).`,
     )
+  }
+  const allowedHosts = values['allowed-host']
+  for (const name of allowedHosts ?? []) {
+    if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)$/.test(name)) {
+      throw new CliUsageError(
+        `Failed to read --allowed-host: "${name}" is not a host name or address (no scheme, port or path).`,
+      )
+    }
   }
   const basePath = nonEmpty('base-path', values['base-path'])
   if (basePath !== undefined && !/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(basePath)) {
@@ -124,6 +143,7 @@ export const parseCliArgs = (
     scenario: nonEmpty('scenario', values.scenario),
     dataFile: nonEmpty('data', values.data),
     adminToken,
+    allowedHosts,
     basePath,
     sessionTtlMs:
       values['session-ttl'] === undefined

@@ -23,12 +23,20 @@ export interface ClockOptions {
   source?: () => number
 }
 
+/** The largest distance from the epoch a Date can hold (ECMA-262 §21.4.1.1): ±100,000,000 days. */
+export const MAX_CLOCK_MS = 8.64e15
+
 const toEpochMs = (time: Date | number | string): number => {
   const ms =
     time instanceof Date ? time.getTime() : typeof time === 'number' ? time : Date.parse(time)
   if (!Number.isFinite(ms)) {
     throw new TypeError(
       `Failed to set the sandbox clock: ${String(time)} is not a valid date. Pass a Date, epoch milliseconds or an ISO 8601 string.`,
+    )
+  }
+  if (Math.abs(ms) > MAX_CLOCK_MS) {
+    throw new TypeError(
+      `Failed to set the sandbox clock: ${String(time)} is outside the Date range (±${MAX_CLOCK_MS} ms from 1970).`,
     )
   }
   return ms
@@ -54,7 +62,14 @@ export const createClock = (options: ClockOptions = {}): SandboxClock => {
           `Failed to advance the sandbox clock: ${String(ms)} is not a finite number of milliseconds.`,
         )
       }
-      manual = (manual ?? source()) + ms
+      const next = (manual ?? source()) + ms
+      // Outside the Date range every toISOString() would throw: refuse rather than break every request.
+      if (!(Math.abs(next) <= MAX_CLOCK_MS)) {
+        throw new TypeError(
+          `Failed to advance the sandbox clock by ${ms} ms: the result is outside the Date range (±${MAX_CLOCK_MS} ms from 1970).`,
+        )
+      }
+      manual = next
     },
     useRealTime() {
       manual = undefined

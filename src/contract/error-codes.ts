@@ -22,6 +22,12 @@ export const ERROR_CODES = {
   internal_error: 500,
   service_unavailable: 503,
   session_limit_reached: 503,
+  id_space_exhausted: 507,
+  // The standalone server, before a request reaches the API (contract §15).
+  uri_too_long: 414,
+  expectation_failed: 417,
+  header_too_large: 431,
+  not_implemented: 501,
   // Control API (standalone server and programmatic controls).
   forbidden: 403,
   unknown_plan: 400,

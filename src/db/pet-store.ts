@@ -1,5 +1,7 @@
 import { Collection } from '@msw/data'
+import { LIMITS } from '../contract/limits.js'
 import { type NewPet, PET_STATUSES, type Pet, PetSchema, type PetStatus } from '../contract/pet.js'
+import { IdSpaceExhaustedError } from './id-space-exhausted-error.js'
 import type { ListPetsQuery, PetPage, PetRecords } from './pet-records.js'
 import { DEFAULT_PET_COUNT, DEFAULT_SEED, forEachSeedPet, type SeedOptions } from './seed-pets.js'
 import { SortedIds } from './sorted-ids.js'
@@ -294,6 +296,7 @@ export class PetStore implements PetRecords {
 
   private insert(newPet: NewPet): Promise<Pet> {
     // The id is taken synchronously, so concurrent creates never share one.
+    if (this.nextId > LIMITS.maxId) return Promise.reject(new IdSpaceExhaustedError())
     const id = this.nextId++
     return this.add({ id, ...newPet })
   }

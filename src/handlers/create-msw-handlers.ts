@@ -52,11 +52,16 @@ export const toSandboxRequest = async (request: Request): Promise<SandboxRequest
 })
 
 /** Turns the core's plain response into what an MSW resolver returns. */
-export const toMswResponse = async (response: SandboxResponse): Promise<Response> => {
+export const toMswResponse = async (
+  response: SandboxResponse,
+  method = 'GET',
+): Promise<Response> => {
   if (response.delayMs !== undefined && response.delayMs > 0) await sleep(response.delayMs)
   // A Response of type "error" is how MSW fails the connection.
   if (response.fault !== undefined) return Response.error()
-  return new Response(response.body, { status: response.status, headers: response.headers })
+  // HEAD: the same status and headers as GET, never a body (contract §15).
+  const body = method === 'HEAD' ? null : response.body
+  return new Response(body, { status: response.status, headers: response.headers })
 }
 
 /**
@@ -64,13 +69,22 @@ export const toMswResponse = async (response: SandboxResponse): Promise<Response
  * Requests outside it fall through to the next handler.
  */
 export const createMswHandlers = (options: MswHandlersOptions): HttpHandler[] => {
-  const prefix = options.origin ?? '*'
   const resolver = async ({ request }: { request: Request }) => {
     const response = await options.handle(await toSandboxRequest(request))
-    return response === null ? undefined : toMswResponse(response)
+    return response === null ? undefined : toMswResponse(response, request.method)
   }
-  return [
-    http.all(`${prefix}${options.basePath}`, resolver),
-    http.all(`${prefix}${options.basePath}/*`, resolver),
-  ]
+  return [http.all(matchBasePath(options.origin, options.basePath), resolver)]
 }
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')
+
+/**
+ * A RegExp without capture groups, rather than a path pattern: msw decodes a
+ * pattern's parameters with decodeURIComponent and threw URIError on `%ff`
+ * before the sandbox saw the request (issue 10). The core decodes and answers.
+ */
+const matchBasePath = (origin: string | undefined, basePath: string): RegExp =>
+  new RegExp(
+    `^${origin === undefined ? '[a-z][a-z0-9+.-]*://[^/?#]*' : escapeRegExp(origin)}${escapeRegExp(basePath)}(?:/[^?#]*)?$`,
+    'i',
+  )

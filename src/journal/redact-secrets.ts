@@ -1,22 +1,51 @@
 /**
  * Contract §14: secrets are redacted wherever they could be recorded (the
- * journal, the request log, HAR files, the dashboard). Headers that carry
- * credentials keep their scheme and a short hint; query parameters named like
- * a key or a token are replaced.
+ * journal, the request log, HAR files, the dashboard). See SECURITY.md.
+ *
+ * Headers (names lower-cased): `Authorization` and `Proxy-Authorization` keep
+ * their scheme and a hint of the credential (`Bearer sand…(redacted)`);
+ * `X-Api-Key`, `Cookie`, `Set-Cookie` and any other header whose name reads
+ * as a key, token, secret or password (the rule below) become `(redacted)`.
+ *
+ * Query parameters: a parameter whose name, split into words at `-`, `_`, `.`
+ * and camelCase humps, ends in `key`, `apikey`, `token`, `secret`,
+ * `password`, `passwd`, `pwd`, `signature`, `sig`, `auth`, `credential` or
+ * `credentials` (`api_key`, `apiKey`, `key`, `token`, `access_token`,
+ * `session_token`, `X-Amz-Signature`, `client_secret`...) keeps its name; its
+ * value becomes `(redacted)`.
  */
 
-/** Headers whose values are credentials. */
-export const SECRET_HEADERS: ReadonlySet<string> = new Set([
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
+const SECRET_WORDS = new Set([
+  'key',
+  'apikey',
+  'token',
+  'secret',
+  'password',
+  'passwd',
+  'pwd',
+  'signature',
+  'sig',
+  'auth',
+  'credential',
+  'credentials',
 ])
 
-/** Query parameter names that carry a key or a token (case-insensitive, `-` and `_` alike). */
-const SECRET_PARAM =
-  /^(?:api[-_]?key|apikey|key|token|access[-_]?token|auth|secret|password|session[-_]?token)$/i
+const REDACTED = '(redacted)'
+
+/** True when a header or query parameter name reads as a secret's (see the rule above). */
+export const isSecretName = (name: string): boolean => {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '')
+  const last = words[words.length - 1]
+  return last !== undefined && SECRET_WORDS.has(last)
+}
+
+/** At most four characters, and never more than half, of a credential. */
+const hint = (token: string): string =>
+  `${token.slice(0, Math.min(4, Math.floor(token.length / 2)))}…${REDACTED}`
 
 /**
  * Keeps `Bearer sandbox-free` as `Bearer sand…(redacted)`: enough to tell keys
@@ -28,10 +57,24 @@ const SECRET_PARAM =
  */
 export const redactCredential = (value: string): string => {
   const space = value.indexOf(' ')
-  if (space === -1) return '(redacted)'
+  if (space === -1) return REDACTED
   const scheme = value.slice(0, space)
-  const token = value.slice(space + 1).trim()
-  return `${scheme} ${token.slice(0, Math.min(4, Math.floor(token.length / 2)))}…(redacted)`
+  return `${scheme} ${hint(value.slice(space + 1).trim())}`
+}
+
+/** One header's value as it may be recorded; `name` in any case. */
+export const redactHeader = (name: string, value: string): string => {
+  switch (name.toLowerCase()) {
+    case 'authorization':
+    case 'proxy-authorization':
+      return redactCredential(value)
+    case 'x-api-key':
+    case 'cookie':
+    case 'set-cookie':
+      return REDACTED
+    default:
+      return isSecretName(name) ? REDACTED : value
+  }
 }
 
 /**
@@ -46,21 +89,23 @@ export const redactHeaders = (
 ): Record<string, string> => {
   const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue
-    const lower = name.toLowerCase()
-    if (!SECRET_HEADERS.has(lower)) out[lower] = value
-    else
-      out[lower] =
-        lower === 'authorization' || lower === 'proxy-authorization'
-          ? redactCredential(value)
-          : '(redacted)'
+    if (value !== undefined) out[name.toLowerCase()] = redactHeader(name, value)
   }
   return out
 }
 
+const decodeName = (raw: string): string => {
+  try {
+    return decodeURIComponent(raw.replaceAll('+', ' '))
+  } catch {
+    // A malformed name is kept as sent.
+    return raw
+  }
+}
+
 /**
- * A URL (absolute, or a path with a query) with the values of secret-looking
- * query parameters replaced by `(redacted)`; anything else is kept as sent.
+ * A URL (absolute, or a path with a query) with the values of secret-named
+ * query parameters replaced by `(redacted)`; anything else is kept byte for byte.
  *
  * @example
  * redactUrl('/v1/pets?api_key=abc&limit=5') // '/v1/pets?api_key=(redacted)&limit=5'
@@ -74,15 +119,9 @@ export const redactUrl = (url: string): string => {
   const parts = search.split('&').map((part) => {
     const eq = part.indexOf('=')
     const rawName = eq === -1 ? part : part.slice(0, eq)
-    let name = rawName
-    try {
-      name = decodeURIComponent(rawName.replaceAll('+', ' '))
-    } catch {
-      // A malformed name is kept as sent; it cannot match a secret name anyway.
-    }
-    if (!SECRET_PARAM.test(name)) return part
+    if (eq === -1 || !isSecretName(decodeName(rawName))) return part
     changed = true
-    return `${rawName}=(redacted)`
+    return `${rawName}=${REDACTED}`
   })
   if (!changed) return url
   return `${url.slice(0, query + 1)}${parts.join('&')}${hash === -1 ? '' : url.slice(hash)}`

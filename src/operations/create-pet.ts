@@ -1,4 +1,6 @@
 import { NewPetSchema } from '../contract/pet.js'
+import { IdSpaceExhaustedError } from '../db/id-space-exhausted-error.js'
+import { ApiError } from '../http/api-error.js'
 import { jsonResponse } from '../http/json-response.js'
 import { readJson } from '../http/read-json.js'
 import { defineOperation } from './operation.js'
@@ -16,7 +18,11 @@ export const createPet = defineOperation({
       subject: 'The pet',
       notAnObject: 'The request body must be a JSON object (a NewPet).',
     })
-    const pet = await store.create(newPet)
+    const pet = await Promise.resolve(store.create(newPet)).catch((error: unknown) => {
+      if (error instanceof IdSpaceExhaustedError)
+        throw new ApiError('id_space_exhausted', 'No pet id below 2^53 is left; reset the sandbox.')
+      throw error
+    })
     return jsonResponse(201, pet, { Location: `${url.origin}${settings.basePath}/pets/${pet.id}` })
   },
 })

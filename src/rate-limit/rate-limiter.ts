@@ -1,4 +1,5 @@
 import type { PlanLimits } from '../contract/plans.js'
+import { anonymousBucketName } from './anonymous-bucket-name.js'
 import {
   banEnd,
   DAY_MS,
@@ -55,6 +56,9 @@ export interface RateLimiter {
   readonly size: number
 }
 
+/** Anonymous buckets held at most (option `maxAnonymousBuckets`); the least recently used go first. */
+export const ANONYMOUS_BUCKET_CAP = 10_000
+
 const MINUTE = MINUTE_MS
 const DAY = DAY_MS
 
@@ -109,9 +113,14 @@ const banned = (window: WindowState, until: number, now: number): RateLimitDecis
  * decision.allowed // true
  * decision.headers['X-RateLimit-Remaining'] // '59'
  */
-export const createRateLimiter = (options: RateLimitOptions = {}): RateLimiter => {
+export const createRateLimiter = (
+  options: RateLimitOptions & { maxAnonymousBuckets?: number } = {},
+): RateLimiter => {
   const { banAfter, banMs } = resolveRateLimitOptions(options)
+  const maxAnonymous = options.maxAnonymousBuckets ?? ANONYMOUS_BUCKET_CAP
   let buckets = new Map<string, Bucket>()
+  // Anonymous (`anon:`) buckets apart, in least-recently-used order, so their cap never evicts a key.
+  let anonymous = new Map<string, Bucket>()
   let sweptDay = Number.NaN
   let sweptMinute = Number.NaN
   /** A bucket of an ended day was kept for its ban: sweep again next minute. */
@@ -124,6 +133,23 @@ export const createRateLimiter = (options: RateLimitOptions = {}): RateLimiter =
       if (bucket.bannedUntil <= now) buckets.delete(name)
       else keptBanned = true
     }
+    for (const [name, bucket] of anonymous) if (bucket.day !== day) anonymous.delete(name)
+  }
+
+  /** The anonymous bucket, moved to the most recent end; a new one evicts the oldest past the cap. */
+  const anonymousBucket = (name: string, fresh: () => Bucket): Bucket => {
+    let bucket = anonymous.get(name)
+    if (bucket !== undefined) anonymous.delete(name)
+    else {
+      bucket = fresh()
+      while (anonymous.size >= maxAnonymous) {
+        const oldest = anonymous.keys().next()
+        if (oldest.done === true) break
+        anonymous.delete(oldest.value)
+      }
+    }
+    anonymous.set(name, bucket)
+    return bucket
   }
 
   return {
@@ -138,19 +164,23 @@ export const createRateLimiter = (options: RateLimitOptions = {}): RateLimiter =
       }
       const minuteStart = minute * MINUTE
       const dayStart = day * DAY
-      let bucket = buckets.get(name)
-      if (bucket === undefined) {
-        bucket = {
-          minute,
-          minuteUsed: 0,
-          minuteRejected: 0,
-          day,
-          dayUsed: 0,
-          dayRejected: 0,
-          bannedUntil: 0,
+      const fresh = (): Bucket => ({
+        minute,
+        minuteUsed: 0,
+        minuteRejected: 0,
+        day,
+        dayUsed: 0,
+        dayRejected: 0,
+        bannedUntil: 0,
+      })
+      let bucket: Bucket | undefined
+      if (!name.startsWith('anon:')) {
+        bucket = buckets.get(name)
+        if (bucket === undefined) {
+          bucket = fresh()
+          buckets.set(name, bucket)
         }
-        buckets.set(name, bucket)
-      }
+      } else bucket = anonymousBucket(anonymousBucketName(name), fresh)
       if (bucket.minute !== minute) {
         bucket.minute = minute
         bucket.minuteUsed = 0
@@ -213,7 +243,9 @@ export const createRateLimiter = (options: RateLimitOptions = {}): RateLimiter =
     peek({ bucket: name, limits, now }) {
       const minute = Math.floor(now / MINUTE)
       const day = Math.floor(now / DAY)
-      const bucket = buckets.get(name)
+      const bucket = name.startsWith('anon:')
+        ? anonymous.get(anonymousBucketName(name))
+        : buckets.get(name)
       const minuteUsed = bucket !== undefined && bucket.minute === minute ? bucket.minuteUsed : 0
       const dayUsed = bucket !== undefined && bucket.day === day ? bucket.dayUsed : 0
       const banEndsAt =
@@ -231,12 +263,13 @@ export const createRateLimiter = (options: RateLimitOptions = {}): RateLimiter =
     },
     reset() {
       buckets = new Map()
+      anonymous = new Map()
       sweptDay = Number.NaN
       sweptMinute = Number.NaN
       keptBanned = false
     },
     get size() {
-      return buckets.size
+      return buckets.size + anonymous.size
     },
   }
 }

@@ -104,7 +104,8 @@ export const installSandbox = async (
     await route.fulfill({
       status: response.status,
       headers: { ...response.headers, ...crossOriginHeaders({ origin, url }) },
-      body: response.body ?? '',
+      // HEAD: the same status and headers as GET, never a body (contract §15).
+      body: method === 'HEAD' ? '' : (response.body ?? ''),
     })
   }
 

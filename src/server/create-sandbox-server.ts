@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { ApiError } from '../http/api-error.js'
 import { internalError, routeNotFound } from '../http/errors.js'
 import type { JournalEntry } from '../journal/journal.js'
 import { belowBasePath } from '../pipeline/locate.js'
@@ -8,13 +10,17 @@ import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-c
 import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js'
 import { answerWithMswHandlers } from './answer-with-msw-handlers.js'
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
+import { checkRequestHead } from './check-request-head.js'
+import { checkControlOrigin } from './control/check-control-origin.js'
 import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-request.js'
 import { createCorsHandler } from './create-cors-handler.js'
 import { createDashboard } from './dashboard/create-dashboard.js'
+import { DASHBOARD_HEADERS } from './dashboard/dashboard-headers.js'
 import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
-import { handleClientError } from './handle-client-error.js'
+import { handleClientError, markAnswered, writeErrorAndClose } from './handle-client-error.js'
+import { SERVER_LIMITS } from './server-limits.js'
 import type { SandboxServerOptions } from './server-options.js'
 import { createHeldAnswers, writeNow } from './write-sandbox-response.js'
 
@@ -50,6 +56,7 @@ const pathOf = (target: string): string => {
 export const createSandboxServer = (options: SandboxServerOptions = {}): SandboxServer => {
   const {
     adminToken,
+    allowedHosts = [],
     dataFile,
     handlers = [],
     onRequest,
@@ -82,6 +89,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
   const control = {
     sandbox,
     adminToken,
+    allowedHosts,
     get openApiDocument() {
       return openApiDocument
     },
@@ -94,13 +102,23 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
       if (url !== undefined) req.url = url.slice('http://localhost'.length)
     }
     const target = req.url ?? '/'
-    if (applyCors(req, res)) return
     const path = pathOf(target)
+    // Before CORS: the control API sends no Access-Control-Allow-* header at all (contract §14).
     if (belowBasePath(path, CONTROL_PREFIX) !== undefined) {
+      // Host and Origin first, for the dashboard's routes as for the control API's (contract §14).
+      const foreign = checkControlOrigin(req, allowedHosts)
+      if (foreign !== undefined) {
+        writeNow(res, {
+          ...foreign.toResponse(),
+          headers: { ...DASHBOARD_HEADERS, ...foreign.toResponse().headers },
+        })
+        return
+      }
       if (handleDashboardRequest(dashboard, req, res)) return
       await handleControlRequest(control, req, res)
       return
     }
+    if (applyCors(req, res)) return
     if (belowBasePath(path, basePath) !== undefined && (await answerApiRequest(api, req, res)))
       return
     const url = requestUrl(req, requestOrigin(req, fallbackHost))
@@ -122,6 +140,13 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     if (closing !== undefined) {
       res.shouldKeepAlive = false
     }
+    const refused = checkRequestHead(req)
+    if (refused !== undefined) {
+      res.shouldKeepAlive = false
+      markAnswered(req.socket)
+      writeNow(res, refused.toResponse())
+      return
+    }
     route(req, res).catch((error: unknown) => {
       console.error('[petstore-sandbox] failed to answer a request:', error)
       if (res.headersSent) res.destroy()
@@ -130,11 +155,36 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
   }
 
   const server = createServer(
-    { requestTimeout: timeouts.requestMs ?? 30_000, headersTimeout: timeouts.headersMs ?? 10_000 },
+    {
+      requestTimeout: timeouts.requestMs ?? 30_000,
+      headersTimeout: timeouts.headersMs ?? 10_000,
+      // node checks both timeouts on this interval (default 30 s, so "10 s" meant up to 40 s).
+      connectionsCheckingInterval: timeouts.checkIntervalMs ?? 500,
+      maxHeaderSize: SERVER_LIMITS.maxHeadBytes,
+      // checkRequestHead answers a missing Host with a JSON body; node's own 400 has none.
+      requireHostHeader: false,
+    },
     onHttpRequest,
   )
   server.keepAliveTimeout = timeouts.keepAliveMs ?? 5_000
   server.on('clientError', handleClientError)
+  // Without these listeners node answers 417 with an empty body and drops CONNECT unanswered.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    res.shouldKeepAlive = false
+    writeNow(
+      res,
+      new ApiError(
+        'expectation_failed',
+        `Expect "${String(req.headers.expect)}" is not supported; only 100-continue is.`,
+      ).toResponse(),
+    )
+  })
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    writeErrorAndClose(
+      socket,
+      new ApiError('not_implemented', 'CONNECT is not supported: this is not a proxy.'),
+    )
+  })
 
   return {
     sandbox,

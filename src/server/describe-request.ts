@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { JournalEntry } from '../journal/journal.js'
+import { redactUrl } from '../journal/redact-secrets.js'
 import type { RequestLogEntry } from './format-log-line.js'
 
 /**
@@ -24,7 +25,7 @@ export const describeRequest = (input: {
       : (entry?.status ?? res.statusCode)
   return {
     method: req.method ?? '?',
-    path: req.url ?? '/',
+    path: redactUrl(req.url ?? '/'),
     status,
     ms: input.ms,
     scenario: entry?.scenario ?? '-',

@@ -1,7 +1,7 @@
 /** One answered request, as the log shows it. */
 export interface RequestLogEntry {
   method: string
-  /** Path and query; never headers, so no Authorization value. */
+  /** Path and query, secret query parameters redacted; never headers, so no Authorization value. */
   path: string
   /** The status, or `dropped` when the connection was failed on purpose or lost. */
   status: number | 'dropped'
@@ -26,19 +26,27 @@ const MAX_PATH = 120
 export const formatLogLine = (entry: RequestLogEntry, at: Date = new Date()): string => {
   const time = at.toISOString().slice(11, 23)
   const path = entry.path.length > MAX_PATH ? `${entry.path.slice(0, MAX_PATH - 1)}…` : entry.path
-  // Control characters in a path would rewrite the terminal; show them escaped.
-  const safePath = path.replace(
-    /\p{Cc}/gu,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
-  )
   return [
     time,
-    entry.method.padEnd(7),
-    safePath.padEnd(28),
+    escapeControls(entry.method).padEnd(7),
+    escapeControls(path).padEnd(28),
     String(entry.status).padStart(3),
     `${entry.ms.toFixed(1)}ms`.padStart(8),
-    entry.scenario.padEnd(12),
-    entry.plan.padEnd(10),
-    entry.session,
+    escapeControls(entry.scenario).padEnd(12),
+    escapeControls(entry.plan).padEnd(10),
+    escapeControls(entry.session),
   ].join(' ')
 }
+
+/**
+ * Control characters (C0, DEL, C1) and the line and paragraph separators,
+ * shown as `\xNN` / `\uNNNN`: a logged value can neither rewrite the
+ * terminal nor forge a line (contract §14).
+ */
+export const escapeControls = (text: string): string =>
+  text.replace(/[\p{Cc}\u2028\u2029]/gu, (c) => {
+    const code = c.charCodeAt(0)
+    return code <= 0xff
+      ? `\\x${code.toString(16).padStart(2, '0')}`
+      : `\\u${code.toString(16).padStart(4, '0')}`
+  })

@@ -7,6 +7,11 @@ import type { RequestLogEntry } from './format-log-line.js'
 export interface SandboxServerOptions extends SandboxOptions {
   /** Opens the control API to every caller that sends `Authorization: Bearer <adminToken>` (and only to them). */
   adminToken?: string
+  /**
+   * Host names, besides localhost, `*.localhost`, 127.0.0.0/8 and [::1], whose `Host` header
+   * the control API answers (`--allowed-host`). Guards against DNS rebinding (contract §14).
+   */
+  allowedHosts?: readonly string[]
   /** Keep the pets in this JSON file (created when absent). See the README's "Persistence". */
   dataFile?: string
   /** Extra MSW handlers for paths outside the API and the control API. */
@@ -17,8 +22,17 @@ export interface SandboxServerOptions extends SandboxOptions {
   onRequest?: (entry: RequestLogEntry) => void
   /** Longest a response delay or a `timeout` fault holds a request (default 30,000 ms). */
   maxHoldMs?: number
-  /** Slow-client timeouts, in ms: all headers (default 10,000), the whole request (30,000), idle keep-alive (5,000). */
-  timeouts?: { headersMs?: number; requestMs?: number; keepAliveMs?: number }
+  /**
+   * Slow-client timeouts, in ms: all headers (default 10,000), the whole request (30,000), idle
+   * keep-alive (5,000), and how often the first two are checked (500), which bounds how late a
+   * cut can come.
+   */
+  timeouts?: {
+    headersMs?: number
+    requestMs?: number
+    keepAliveMs?: number
+    checkIntervalMs?: number
+  }
   /** How long `close()` waits for in-flight requests before cutting them (default 10,000 ms). */
   shutdownGraceMs?: number
 }

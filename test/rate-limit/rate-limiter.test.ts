@@ -223,7 +223,7 @@ describe('reset and memory', () => {
 
   it('drops the buckets of 100,000 callers once their day has ended', () => {
     const limiter = createRateLimiter()
-    for (let i = 0; i < 100_000; i++) take(limiter, NOON, { bucket: `anon:${i}` })
+    for (let i = 0; i < 100_000; i++) take(limiter, NOON, { bucket: `key:${i}` })
     expect(limiter.size).toBe(100_000)
     // Still counted within the day, even minutes later.
     take(limiter, NOON + 3_600_000, { bucket: 'key:other' })

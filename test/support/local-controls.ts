@@ -1,11 +1,12 @@
-import { isPlanName, type SandboxCore } from '../../src/index.js'
+import { isPlanName, type SessionControls } from '../../src/index.js'
 import type { ConformanceControls } from '../conformance/parts/target.js'
 
 /**
  * The conformance controls of a sandbox living in this process (in-process
- * MSW, the Playwright entry): direct calls, no HTTP.
+ * MSW, the Playwright entry): direct calls, no HTTP. Pass the sandbox for its
+ * `default` session, or `sandbox.session(id)` for another.
  */
-export const localControls = (sandbox: SandboxCore): ConformanceControls => ({
+export const localControls = (sandbox: SessionControls): ConformanceControls => ({
   reset: () => sandbox.reset(),
   setClock: async (time) => sandbox.clock.set(time),
   advanceClock: async (ms) => sandbox.clock.advance(ms),

@@ -186,7 +186,7 @@ const rateLimitProblems = (path: string, response: WireResponse): string[] => {
  * status (a 404's is `RouteNotFoundError`), the rate-limit headers below /v1,
  * `Allow` on a 405.
  */
-const undeclaredProblems = (path: string, response: WireResponse): string[] => {
+const undeclaredProblems = (path: string, response: WireResponse, method = 'GET'): string[] => {
   const problems = rateLimitProblems(path, response)
   if (response.status === 405 && response.headers.allow === undefined) {
     problems.push('header Allow is required on a 405 but missing')
@@ -194,6 +194,8 @@ const undeclaredProblems = (path: string, response: WireResponse): string[] => {
   if (response.status < 400) {
     return [...problems, `status ${response.status} is answered to a route the document lacks`]
   }
+  // HEAD: GET's status and headers, never a body (contract §15).
+  if (method === 'HEAD') return response.body === '' ? problems : [...problems, 'HEAD has a body']
   const schema = response.status === 404 ? 'RouteNotFoundError' : 'Error'
   let body: unknown
   try {
@@ -231,7 +233,7 @@ export const checkResponseAgainstOpenApi = ({
 }): string[] => {
   const path = request.path.split(/[?#]/)[0] ?? ''
   const pathItem = findPathItem(path)
-  if (pathItem === undefined) return undeclaredProblems(path, response)
+  if (pathItem === undefined) return undeclaredProblems(path, response, request.method)
   // HEAD is answered wherever GET is (contract §15), with GET's status and headers.
   const method = request.method === 'HEAD' ? 'get' : request.method.toLowerCase()
   const operation = METHODS.some((m) => m === method) ? child(pathItem, method) : undefined
@@ -245,7 +247,7 @@ export const checkResponseAgainstOpenApi = ({
             .find((definition) => definition !== undefined)
         : undefined
     return sibling === undefined
-      ? undeclaredProblems(path, response)
+      ? undeclaredProblems(path, response, request.method)
       : responseProblems(sibling, request, response)
   }
   const definition = findResponse(operation, response.status)

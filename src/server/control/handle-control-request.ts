@@ -15,6 +15,8 @@ import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sand
 import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { checkControlAccess } from './check-control-access.js'
+import { checkControlOrigin } from './check-control-origin.js'
+import { showKey } from './mask-key.js'
 
 /** The prefix of the control API (contract §9). */
 export const CONTROL_PREFIX = '/__sandbox'
@@ -23,6 +25,8 @@ export const CONTROL_PREFIX = '/__sandbox'
 export interface ControlContext {
   sandbox: SandboxCore
   adminToken: string | undefined
+  /** Host names besides the loopback ones that may reach the control API (`--allowed-host`). */
+  allowedHosts: readonly string[]
   /** The OpenAPI document's text, when the package has one. */
   openApiDocument: string | undefined
 }
@@ -128,7 +132,9 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
     if (realTime === true) await session.useRealTime()
     return jsonResponse(200, await clockBody(session))
   })
-  .add('GET', '/keys', async (_ctx, { session }) => jsonResponse(200, await session.listKeys()))
+  .add('GET', '/keys', async (_ctx, { session }) =>
+    jsonResponse(200, (await session.listKeys()).map(showKey)),
+  )
   .add('POST', '/keys', async (ctx, { session: selected, body }) => {
     const { plan, session: target, ...rest } = await body(KeyBodySchema)
     if (!isPlanName(plan))
@@ -182,7 +188,8 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
   })
 
 const answer = async (ctx: ControlContext, req: IncomingMessage): Promise<SandboxResponse> => {
-  const denied = checkControlAccess(req, ctx.adminToken)
+  const denied =
+    checkControlOrigin(req, ctx.allowedHosts) ?? checkControlAccess(req, ctx.adminToken)
   if (denied !== undefined) throw denied
   const url = new URL(req.url ?? '/', 'http://control.invalid')
   const path = url.pathname.slice(CONTROL_PREFIX.length) || '/'
@@ -232,6 +239,10 @@ export const handleControlRequest = async (
     ).toResponse()
   }
   response.headers['Cache-Control'] ??= 'no-store'
+  // Contract §14: nothing under /__sandbox is sniffed, framed, or allowed more than it needs.
+  response.headers['Content-Security-Policy'] ??= "default-src 'none'; frame-ancestors 'none'"
+  response.headers['X-Content-Type-Options'] = 'nosniff'
+  response.headers['X-Frame-Options'] = 'DENY'
   writeNow(res, response)
   return response
 }

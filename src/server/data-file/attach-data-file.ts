@@ -1,7 +1,9 @@
+import { realpath } from 'node:fs/promises'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { DEFAULT_SESSION } from '../../state/sandbox-state.js'
 import { createDataFileWriter } from './create-data-file-writer.js'
 import { DataFileError, readDataFile } from './read-data-file.js'
+import { removeStrayTempFiles } from './remove-stray-temp-files.js'
 
 /** A sandbox's pets kept in a data file. */
 export interface AttachedDataFile {
@@ -28,6 +30,10 @@ export const attachDataFile = async (
   path: string,
 ): Promise<AttachedDataFile> => {
   const snapshot = await readDataFile(path)
+  // Temp files of a server killed mid-write, beside the path and beside a symlink's target.
+  await removeStrayTempFiles(path)
+  const real = await realpath(path).catch(() => path)
+  if (real !== path) await removeStrayTempFiles(real)
   await sandbox.ready
   if (snapshot !== undefined) await sandbox.db.pets.load(snapshot)
   const writer = createDataFileWriter(path, () => sandbox.db.pets.snapshot())

@@ -1,4 +1,4 @@
-import { open, rename, unlink } from 'node:fs/promises'
+import { open, realpath, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import type { PetStoreSnapshot } from '../../db/pet-store.js'
 import type { DataFile } from './data-file-schema.js'
@@ -20,12 +20,34 @@ let tempCounter = 0
 const formatDataFile = (file: DataFile): string =>
   `{"version":${file.version},"nextId":${file.nextId},"pets":[\n${file.pets.map((p) => JSON.stringify(p)).join(',\n')}\n]}\n`
 
+const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT'
+
+/**
+ * Where to write and with which mode: through a symlink to its target (the
+ * rename would replace the link with a regular file), keeping the file's mode
+ * (a 0600 file stays 0600).
+ */
+const resolveTarget = async (path: string): Promise<{ path: string; mode: number | undefined }> => {
+  const real = await realpath(path).catch((error: unknown) => {
+    if (isMissing(error)) return path
+    throw error
+  })
+  const mode = await stat(real).then(
+    (s) => s.mode & 0o7777,
+    () => undefined,
+  )
+  return { path: real, mode }
+}
+
 /** temp file in the same directory → write → fsync → rename → fsync the directory. */
-const writeAtomically = async (path: string, text: string): Promise<void> => {
+const writeAtomically = async (target: string, text: string): Promise<void> => {
+  const { path, mode } = await resolveTarget(target)
   const dir = dirname(path)
   const temp = join(dir, `.${basename(path)}.${process.pid}.${++tempCounter}.tmp`)
   const file = await open(temp, 'w', 0o644)
   try {
+    // chmod, not open's mode: the umask must not widen or narrow what the user chose.
+    if (mode !== undefined) await file.chmod(mode)
     await file.writeFile(text, 'utf8')
     await file.sync()
   } catch (error) {

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
-import { PetSchema, PositiveIdSchema } from '../../contract/pet.js'
+import { LIMITS } from '../../contract/limits.js'
+import { PetNameSchema, PetSchema } from '../../contract/pet.js'
 import { useEnglishZodMessages } from '../../contract/zod-messages.js'
 
 // A broken data file is explained with zod's messages ("Invalid input: expected number…").
@@ -12,8 +13,15 @@ useEnglishZodMessages()
 export const DataFileSchema = z
   .object({
     version: z.literal(1),
-    nextId: PositiveIdSchema,
-    pets: z.array(PetSchema),
+    // One past the largest id once every id is used (createPet then answers 507).
+    // (2^53 is not a safe integer, so zod's int() would refuse it.)
+    nextId: z.number().check(
+      z.refine((n) => Number.isInteger(n) && n >= 1 && n <= LIMITS.maxId + 1, {
+        message: `must be an integer from 1 to ${LIMITS.maxId + 1}`,
+      }),
+    ),
+    // Names by the API's own rules (trimmed, 1-100 code points, no control characters).
+    pets: z.array(z.extend(PetSchema, { name: PetNameSchema })),
   })
   .check(
     z.superRefine((file, ctx) => {

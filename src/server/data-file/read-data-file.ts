@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import type { PetStoreSnapshot } from '../../db/pet-store.js'
 import { DataFileSchema } from './data-file-schema.js'
 
@@ -21,8 +21,16 @@ const isMissing = (error: unknown): boolean =>
 export const readDataFile = async (path: string): Promise<PetStoreSnapshot | undefined> => {
   let text: string
   try {
+    // Before reading: opening a FIFO for reading waits for a writer, forever.
+    const info = await stat(path)
+    if (!info.isFile()) {
+      throw new DataFileError(
+        `Failed to read the data file ${path}: it is not a regular file (a directory, FIFO, socket or device). Pass the path of a JSON file.`,
+      )
+    }
     text = await readFile(path, 'utf8')
   } catch (error) {
+    if (error instanceof DataFileError) throw error
     if (isMissing(error)) return undefined
     const reason = error instanceof Error ? error.message : String(error)
     throw new DataFileError(

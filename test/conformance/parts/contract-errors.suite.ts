@@ -20,6 +20,30 @@ export const contractErrorsSuite = (ctx: SuiteContext): void => {
       expectApiError(await as({ method: 'GET', path }), 404, 'route_not_found')
     })
 
+    // Regression (issue 10 point 3): msw's path matching threw URIError before the sandbox saw these.
+    it.each([
+      ['/pets/%ff', 400, 'invalid_parameter'],
+      ['/pets/%E0%A4%A', 400, 'invalid_parameter'],
+      ['/%ff', 404, 'route_not_found'],
+      ['/pets%ff', 404, 'route_not_found'],
+    ] as const)('answers invalid percent-encoding in %s with %d %s', async (path, status, code) => {
+      expectApiError(await as({ method: 'GET', path }), status, code)
+    })
+
+    // Contract §15: HEAD like GET without a body, in every runtime (issue 10).
+    it.each(['/pets?limit=2', '/pets/1', '/pets/999999', '/owners'])(
+      'answers HEAD %s with the status and headers of GET and no body',
+      async (path) => {
+        const get = await as({ method: 'GET', path })
+        const head = await as({ method: 'HEAD', path })
+        expect(head.status).toBe(get.status)
+        expect(head.body).toBe('')
+        for (const name of ['content-type', 'x-ratelimit-limit', 'x-total-count', 'link']) {
+          expect(head.headers[name], name).toBe(get.headers[name])
+        }
+      },
+    )
+
     it.each([
       ['DELETE', '/pets', 'GET, HEAD, POST, OPTIONS'],
       ['PUT', '/pets', 'GET, HEAD, POST, OPTIONS'],

@@ -18,16 +18,28 @@ export interface SuiteContext {
   sendAs(key: string | undefined, request: WireRequest): Promise<WireResponse>
 }
 
-/** The parts of the suite, one per area of the contract. Each is `(ctx) => void` and declares `describe`/`it` blocks. */
-const PARTS: ReadonlyArray<(ctx: SuiteContext) => void> = [
-  contractAuthSuite,
-  contractListSuite,
-  contractCreateSuite,
-  contractGetSuite,
-  contractErrorsSuite,
-  rateLimitSuite,
-  scenariosSuite,
-]
+/** A part of the suite: `(ctx) => void`, declaring `describe`/`it` blocks. */
+export type SuitePart = (ctx: SuiteContext) => void
+
+/** The parts of the suite, one per area of the contract. */
+export const PARTS = {
+  auth: contractAuthSuite,
+  list: contractListSuite,
+  create: contractCreateSuite,
+  get: contractGetSuite,
+  errors: contractErrorsSuite,
+  rateLimits: rateLimitSuite,
+  scenarios: scenariosSuite,
+} as const satisfies Record<string, SuitePart>
+
+export type PartName = keyof typeof PARTS
+
+export interface SuiteOptions {
+  /** The outer `describe` title (default `conformance`). */
+  title?: string
+  /** The parts to run (default all, in the order of `PARTS`). */
+  parts?: readonly PartName[]
+}
 
 /**
  * Declares the whole conformance suite against a runtime. `getTarget` is called
@@ -38,7 +50,11 @@ const PARTS: ReadonlyArray<(ctx: SuiteContext) => void> = [
  * beforeAll(() => target.start())
  * defineConformanceSuite(() => target)
  */
-export const defineConformanceSuite = (getTarget: () => ConformanceTarget): void => {
+export const defineConformanceSuite = (
+  getTarget: () => ConformanceTarget,
+  options: SuiteOptions = {},
+): void => {
+  const parts = (options.parts ?? (Object.keys(PARTS) as PartName[])).map((name) => PARTS[name])
   const send = async (request: WireRequest): Promise<WireResponse> => {
     const target = getTarget()
     const response = await target.send(request)
@@ -61,10 +77,10 @@ export const defineConformanceSuite = (getTarget: () => ConformanceTarget): void
         },
       }),
   }
-  describe('conformance', () => {
+  describe(options.title ?? 'conformance', () => {
     beforeEach(async () => {
       await getTarget().controls.reset()
     })
-    for (const part of PARTS) part(ctx)
+    for (const part of parts) part(ctx)
   })
 }

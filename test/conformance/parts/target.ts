@@ -41,4 +41,37 @@ export interface ConformanceTarget {
    */
   send(request: WireRequest): Promise<WireResponse>
   controls: ConformanceControls
+  /**
+   * The same runtime inside session `id` (contract §12): every request carries
+   * `X-Sandbox-Session: <id>` and the controls act on that session only.
+   */
+  session(id: string): ConformanceTarget
 }
+
+/**
+ * Wraps a target so that every request it sends carries `X-Sandbox-Session`
+ * (unless the request names a session itself), steered by the session's own
+ * controls. Each runtime supplies how its controls reach a session.
+ *
+ * @example
+ * session: (id) => inSession(target, id, localControls(sandbox.session(id)))
+ */
+export const inSession = (
+  base: ConformanceTarget,
+  id: string,
+  controls: ConformanceControls,
+): ConformanceTarget => ({
+  name: `${base.name} in session ${id}`,
+  get baseUrl() {
+    return base.baseUrl
+  },
+  send: ({ headers = {}, ...request }) =>
+    base.send({
+      ...request,
+      headers: Object.keys(headers).some((name) => name.toLowerCase() === 'x-sandbox-session')
+        ? headers
+        : { 'x-sandbox-session': id, ...headers },
+    }),
+  controls,
+  session: (other) => base.session(other),
+})

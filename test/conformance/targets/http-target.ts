@@ -1,6 +1,11 @@
 import { createSandboxServer, type SandboxServer } from '../../../src/server/index.js'
 import type { SandboxServerOptions } from '../../../src/server/server-options.js'
-import type { ConformanceTarget, WireResponse } from '../parts/target.js'
+import {
+  type ConformanceControls,
+  type ConformanceTarget,
+  inSession,
+  type WireResponse,
+} from '../parts/target.js'
 
 export interface HttpTarget extends ConformanceTarget {
   app: SandboxServer
@@ -11,6 +16,31 @@ export interface HttpTarget extends ConformanceTarget {
   /** Calls the control API; throws unless it answers 2xx. */
   control(method: string, path: string, body?: unknown): Promise<unknown>
 }
+
+/** The conformance controls over the control API; `call` reaches one session. */
+const httpControls = (
+  call: (method: string, path: string, body?: unknown) => Promise<unknown>,
+): ConformanceControls => ({
+  reset: async () => {
+    await call('POST', '/reset')
+  },
+  setClock: async (time) => {
+    await call('POST', '/clock', { now: time })
+  },
+  advanceClock: async (ms) => {
+    await call('POST', '/clock', { advanceMs: ms })
+  },
+  createKey: async (options) => {
+    const created = (await call('POST', '/keys', options)) as { key: string }
+    return created.key
+  },
+  revokeKey: async (key) => {
+    await call('DELETE', `/keys/${encodeURIComponent(key)}`)
+  },
+  setScenario: async (name) => {
+    await call('PUT', '/scenario', { name })
+  },
+})
 
 /**
  * The standalone server over real HTTP: started in this process on a free
@@ -60,27 +90,16 @@ export const createHttpTarget = (options: SandboxServerOptions = {}): HttpTarget
         body: await response.text(),
       }
     },
-    controls: {
-      reset: async () => {
-        await control('POST', '/reset')
-      },
-      setClock: async (time) => {
-        await control('POST', '/clock', { now: time })
-      },
-      advanceClock: async (ms) => {
-        await control('POST', '/clock', { advanceMs: ms })
-      },
-      createKey: async (options) => {
-        const created = (await control('POST', '/keys', options)) as { key: string }
-        return created.key
-      },
-      revokeKey: async (key) => {
-        await control('DELETE', `/keys/${encodeURIComponent(key)}`)
-      },
-      setScenario: async (name) => {
-        await control('PUT', '/scenario', { name })
-      },
-    },
+    controls: httpControls(control),
+    // The control calls of a session carry the `__session` flag.
+    session: (id) =>
+      inSession(
+        target,
+        id,
+        httpControls((method, path, body) =>
+          control(method, `${path}?__session=${encodeURIComponent(id)}`, body),
+        ),
+      ),
   }
   return target
 }

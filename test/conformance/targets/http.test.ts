@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
 import { defineConformanceSuite } from '../parts/define-conformance-suite.js'
+import { defineSessionConformance } from '../parts/define-session-conformance.js'
 import { createHttpTarget } from './http-target.js'
 
 // The conformance suite over real HTTP, against the standalone server started on a free port.
@@ -7,3 +8,4 @@ const target = createHttpTarget()
 beforeAll(() => target.start())
 afterAll(() => target.stop())
 defineConformanceSuite(() => target)
+defineSessionConformance(() => target)

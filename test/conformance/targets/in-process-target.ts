@@ -1,7 +1,7 @@
 import { setupServer } from 'msw/node'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../../src/index.js'
 import { localControls } from '../../support/local-controls.js'
-import type { ConformanceTarget, WireResponse } from '../parts/target.js'
+import { type ConformanceTarget, inSession, type WireResponse } from '../parts/target.js'
 
 const BASE_URL = 'https://api.example.test/v1'
 
@@ -11,7 +11,7 @@ export const createInProcessTarget = (
 ): ConformanceTarget & { sandbox: Sandbox; start(): void; stop(): void } => {
   const sandbox = createSandbox(options)
   const server = setupServer(...sandbox.handlers)
-  return {
+  const target: ConformanceTarget & { sandbox: Sandbox; start(): void; stop(): void } = {
     name: 'in-process (msw/node)',
     baseUrl: BASE_URL,
     sandbox,
@@ -26,5 +26,7 @@ export const createInProcessTarget = (
       }
     },
     controls: localControls(sandbox),
+    session: (id) => inSession(target, id, localControls(sandbox.session(id))),
   }
+  return target
 }

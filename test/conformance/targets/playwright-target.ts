@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core'
 import { installSandbox, type PlaywrightSandbox } from '../../../src/runtimes/playwright.js'
 import { sendFromPage } from '../../support/browser/send-from-page.js'
 import { localControls } from '../../support/local-controls.js'
-import type { ConformanceTarget } from '../parts/target.js'
+import { type ConformanceTarget, inSession } from '../parts/target.js'
 
 /** The API's origin in these tests; nothing listens there, the route answers. */
 export const ROUTED_ORIGIN = 'https://api.petstore.test'
@@ -30,11 +30,13 @@ export const createPlaywrightTarget = async (
     }),
   )
   await page.goto(`${ROUTED_ORIGIN}/`)
-  return {
+  const target: ConformanceTarget & { sandbox: PlaywrightSandbox } = {
     name: 'playwright (page.route in Chromium)',
     baseUrl,
     sandbox,
     send: (request) => sendFromPage(page, baseUrl, request),
     controls: localControls(sandbox),
+    session: (id) => inSession(target, id, localControls(sandbox.session(id))),
   }
+  return target
 }

@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import { launchChromium } from '../../support/browser/launch-chromium.js'
 import { defineConformanceSuite } from '../parts/define-conformance-suite.js'
+import { defineSessionConformance } from '../parts/define-session-conformance.js'
 import type { ConformanceTarget } from '../parts/target.js'
 import { createPlaywrightTarget } from './playwright-target.js'
 
@@ -19,3 +20,4 @@ afterAll(async () => {
 })
 
 defineConformanceSuite(() => target)
+defineSessionConformance(() => target)

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core'
 import type { BrowserSandbox } from '../../../src/runtimes/browser.js'
 import { sendFromPage } from '../../support/browser/send-from-page.js'
-import type { ConformanceTarget } from '../parts/target.js'
+import { type ConformanceControls, type ConformanceTarget, inSession } from '../parts/target.js'
 
 /**
  * Runs `fn(window.petstoreSandbox, arg)` in the page. `fn` travels as source
@@ -31,24 +31,33 @@ const onSandbox = async <A, R>(
  */
 export const createWorkerTarget = (getPage: () => Page, origin: string): ConformanceTarget => {
   const baseUrl = `${origin}/v1`
-  return {
+  const target: ConformanceTarget = {
     name: 'browser (msw service worker in Chromium)',
     baseUrl,
     send: (request) => sendFromPage(getPage(), baseUrl, request),
-    controls: {
-      reset: () => onSandbox(getPage(), (s) => s.reset(), null),
-      setClock: (time) => onSandbox(getPage(), (s, t) => s.clock.set(t), time),
-      advanceClock: (ms) => onSandbox(getPage(), (s, m) => s.clock.advance(m), ms),
-      createKey: (options) =>
-        onSandbox(
-          getPage(),
-          (s, o) => s.keys.create(o as Parameters<BrowserSandbox['keys']['create']>[0]).key,
-          options,
-        ),
-      revokeKey: async (key) => {
-        await onSandbox(getPage(), (s, k) => s.keys.revoke(k), key)
-      },
-      setScenario: (name) => onSandbox(getPage(), (s, n) => s.scenario.set(n), name),
-    },
+    controls: pageControls(getPage, 'default'),
+    session: (id) => inSession(target, id, pageControls(getPage, id)),
   }
+  return target
 }
+
+type KeyOptions = Parameters<BrowserSandbox['keys']['create']>[0]
+
+/** The controls of one session, called inside the page: `petstoreSandbox.session(id)`. */
+const pageControls = (getPage: () => Page, id: string): ConformanceControls => ({
+  reset: () => onSandbox(getPage(), (s, a) => s.session(a.id).reset(), { id }),
+  setClock: (time) =>
+    onSandbox(getPage(), (s, a) => s.session(a.id).clock.set(a.time), { id, time }),
+  advanceClock: (ms) =>
+    onSandbox(getPage(), (s, a) => s.session(a.id).clock.advance(a.ms), { id, ms }),
+  createKey: (options) =>
+    onSandbox(getPage(), (s, a) => s.session(a.id).keys.create(a.options as KeyOptions).key, {
+      id,
+      options,
+    }),
+  revokeKey: async (key) => {
+    await onSandbox(getPage(), (s, a) => s.session(a.id).keys.revoke(a.key), { id, key })
+  },
+  setScenario: (name) =>
+    onSandbox(getPage(), (s, a) => s.session(a.id).scenario.set(a.name), { id, name }),
+})

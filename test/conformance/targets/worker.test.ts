@@ -5,6 +5,7 @@ import { type StaticServer, serveStatic } from '../../../examples/app/serve-stat
 import { buildSandboxPage } from '../../support/browser/build-sandbox-page.js'
 import { launchChromium } from '../../support/browser/launch-chromium.js'
 import { defineConformanceSuite } from '../parts/define-conformance-suite.js'
+import { defineSessionConformance } from '../parts/define-session-conformance.js'
 import type { ConformanceTarget } from '../parts/target.js'
 import { createWorkerTarget } from './worker-target.js'
 
@@ -32,3 +33,4 @@ afterAll(async () => {
 })
 
 defineConformanceSuite(() => target)
+defineSessionConformance(() => target)

@@ -502,7 +502,7 @@ export interface components {
         };
         KeyNotFoundError: components["schemas"]["Error"] & {
             /** @enum {unknown} */
-            code?: "key_not_found";
+            code?: "key_not_found" | "route_not_found";
             /** @constant */
             status?: 404;
         };
@@ -562,7 +562,7 @@ export interface components {
             perDay?: number;
         };
         SandboxApiKey: {
-            /** @description The key, to send as `Authorization: Bearer <key>`. */
+            /** @description The key, to send as `Authorization: Bearer <key>`. In `GET /__sandbox/keys`, a key created at run time is masked (`sk_sandbox_1a2b…`, with `masked: true`): `POST /__sandbox/keys` returns it in full once. */
             key: string;
             plan: components["schemas"]["SandboxPlan"];
             limits?: {
@@ -574,6 +574,11 @@ export interface components {
              * @enum {string}
              */
             source?: "demo" | "options" | "runtime";
+            /**
+             * @description Present and true when `key` is masked (keys created at run time, in lists).
+             * @constant
+             */
+            masked?: true;
         };
         SandboxJournalEntry: {
             /** @description Ascending number of the entry within its session. */
@@ -654,6 +659,36 @@ export interface components {
                     [key: string]: number[];
                 };
             };
+        };
+        IdSpaceExhaustedError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "id_space_exhausted";
+            /** @constant */
+            status?: 507;
+        };
+        UriTooLongError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "uri_too_long";
+            /** @constant */
+            status?: 414;
+        };
+        ExpectationFailedError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "expectation_failed";
+            /** @constant */
+            status?: 417;
+        };
+        HeaderTooLargeError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "header_too_large";
+            /** @constant */
+            status?: 431;
+        };
+        NotImplementedError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "not_implemented";
+            /** @constant */
+            status?: 501;
         };
     };
     responses: {
@@ -932,7 +967,7 @@ export interface components {
                 "application/json": components["schemas"]["ForbiddenError"];
             };
         };
-        /** @description No such key. */
+        /** @description No such key (`key_not_found`), or a key in the path that is not valid percent-encoding (`route_not_found`, as the API answers such a path). */
         KeyNotFound: {
             headers: {
                 [name: string]: unknown;
@@ -958,6 +993,18 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["MethodNotAllowedError"];
+            };
+        };
+        /** @description No id below 2^53 is left: the sandbox cannot create another pet (the data file stays valid). Reset to start over. */
+        IdSpaceExhausted: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["IdSpaceExhaustedError"];
             };
         };
     };
@@ -1157,6 +1204,7 @@ export interface operations {
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+            507: components["responses"]["IdSpaceExhausted"];
         };
     };
     getPet: {

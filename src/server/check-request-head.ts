@@ -1,0 +1,48 @@
+import type { IncomingMessage } from 'node:http'
+import { ApiError } from '../http/api-error.js'
+import { SERVER_LIMITS } from './server-limits.js'
+
+const headBytes = (req: IncomingMessage): number => {
+  // The request line, then `name: value\r\n` per header line, as sent.
+  let size = (req.method?.length ?? 0) + (req.url?.length ?? 0) + 12
+  for (const part of req.rawHeaders) size += Buffer.byteLength(part) + 2
+  return size
+}
+
+/**
+ * What the server refuses before routing (contract §15): an HTTP/1.1 request
+ * without `Host` (400), a target over 8 KiB (414), a head over 16 KiB (431),
+ * and a `Transfer-Encoding` other than `chunked` (501; node would read
+ * `gzip, chunked` as if it were plain). Returns the ApiError, or undefined.
+ *
+ * @example
+ * const refused = checkRequestHead(req)
+ * if (refused) return writeNow(res, refused.toResponse())
+ */
+export const checkRequestHead = (req: IncomingMessage): ApiError | undefined => {
+  if (Buffer.byteLength(req.url ?? '') > SERVER_LIMITS.maxTargetBytes) {
+    return new ApiError(
+      'uri_too_long',
+      `The request target is longer than ${SERVER_LIMITS.maxTargetBytes} bytes.`,
+    )
+  }
+  if (headBytes(req) > SERVER_LIMITS.maxHeaderBytes) {
+    return new ApiError(
+      'header_too_large',
+      `The request headers are larger than ${SERVER_LIMITS.maxHeaderBytes} bytes.`,
+    )
+  }
+  if (req.httpVersion === '1.1' && req.headers.host === undefined) {
+    return new ApiError('invalid_parameter', 'An HTTP/1.1 request needs a Host header.', {
+      details: [{ field: 'Host', message: 'is required in HTTP/1.1' }],
+    })
+  }
+  const encoding = req.headers['transfer-encoding']
+  if (encoding !== undefined && encoding.trim().toLowerCase() !== 'chunked') {
+    return new ApiError(
+      'not_implemented',
+      `Transfer-Encoding "${encoding}" is not supported: send the body as is or chunked.`,
+    )
+  }
+  return undefined
+}

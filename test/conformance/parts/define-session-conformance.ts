@@ -1,0 +1,38 @@
+import { defineConformanceSuite, type PartName } from './define-conformance-suite.js'
+import { defineSessionIsolationSuite } from './session-isolation.suite.js'
+import type { ConformanceTarget } from './target.js'
+
+/** The session the second pass of the suite runs in. */
+export const CONFORMANCE_SESSION = 'conformance-s1'
+
+/**
+ * The parts run a second time inside a session. All of them: measured, the
+ * second pass costs about as much as the first (see the README's Sessions
+ * section); narrow this list if CI time ever matters more.
+ */
+export const SESSION_PARTS: readonly PartName[] = [
+  'auth',
+  'list',
+  'create',
+  'get',
+  'errors',
+  'rateLimits',
+  'scenarios',
+]
+
+/**
+ * Contract §12 in one runtime: the conformance suite again inside session
+ * `conformance-s1` (every request carries `X-Sandbox-Session`, the controls
+ * act on that session), then the isolation tests across sessions.
+ *
+ * @example
+ * defineConformanceSuite(() => target)
+ * defineSessionConformance(() => target)
+ */
+export const defineSessionConformance = (getTarget: () => ConformanceTarget): void => {
+  defineConformanceSuite(() => getTarget().session(CONFORMANCE_SESSION), {
+    title: `conformance in session ${CONFORMANCE_SESSION}`,
+    parts: SESSION_PARTS,
+  })
+  defineSessionIsolationSuite(getTarget)
+}
