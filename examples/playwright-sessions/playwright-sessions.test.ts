@@ -29,7 +29,7 @@ interface JsonReport {
   errors: unknown[]
 }
 
-/** Runs `npx playwright test -c examples/playwright-sessions` with the JSON reporter, killed after `limitMs`. */
+/** Runs `npx playwright test -c examples/playwright-sessions/playwright.config.ts` with the JSON reporter, killed after `limitMs`. */
 const runPlaywright = (port: number, limitMs: number) =>
   new Promise<{ code: number | string; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(
@@ -39,7 +39,7 @@ const runPlaywright = (port: number, limitMs: number) =>
         'playwright',
         'test',
         '-c',
-        'examples/playwright-sessions',
+        fileURLToPath(new URL('./playwright.config.ts', import.meta.url)),
         '--reporter=json',
       ],
       {

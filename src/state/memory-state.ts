@@ -88,6 +88,7 @@ export interface MemoryState extends SandboxState {
 
 export const DEFAULT_SESSION_TTL_MS = 3_600_000
 export const DEFAULT_MAX_SESSIONS = 1_000
+const SWEEP_INTERVAL_MS = 1_000
 
 /**
  * The in-memory state: a `default` session, and more created on first use
@@ -216,7 +217,14 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
     return true
   }
 
+  // Sweeping walks the LRU order from its oldest end; at most once a second, so a busy
+  // session pays nothing for it (idle sessions go within a second of their TTL).
+  let sweptAt = Number.NEGATIVE_INFINITY
+  /** The most recently used session: using it again needs no reordering. */
+  let newest: MemorySessionState | undefined
   const sweepIdle = (now: number): void => {
+    if (now - sweptAt < SWEEP_INTERVAL_MS) return
+    sweptAt = now
     for (const [id, session] of others) {
       if (now - session.lastUsed < ttl) break
       drop(id)
@@ -231,8 +239,11 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
         defaultSession.touch()
         return defaultSession
       }
-      const now = realNow()
-      sweepIdle(now)
+      sweepIdle(realNow())
+      if (newest !== undefined && newest.id === id && others.get(id) === newest) {
+        newest.touch()
+        return newest
+      }
       let session = others.get(id)
       if (session !== undefined) {
         others.delete(id)
@@ -252,6 +263,7 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
       }
       others.set(id, session)
       session.touch()
+      newest = session
       return session
     },
     peekSession: (id) => (id === DEFAULT_SESSION ? defaultSession : others.get(id)),
