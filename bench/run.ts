@@ -36,6 +36,11 @@ const BENCHMARKS: ReadonlyArray<{
     load: () => import('./sessions.js'),
   },
   {
+    key: 'redis',
+    name: 'shared state on Redis: memory vs Redis, two instances vs one',
+    load: () => import('./redis.js'),
+  },
+  {
     key: 'load',
     name: 'light to load: per test file, a 40-file suite, the browser bundle, 1,000,000 pets',
     load: () => import('./load.js'),

@@ -48,7 +48,8 @@ const result = await build({
   mainFields: ['module', 'main'],
   conditions: ['import', 'default'],
   target: ['node20', 'es2022'],
-  external: ['msw', 'msw/*', 'node:*'],
+  // ioredis: a dependency loaded only with a Redis store (`import('ioredis')`), resolved at run time.
+  external: ['msw', 'msw/*', 'node:*', 'ioredis'],
   treeShaking: true,
   metafile: true,
   plugins: [seedFakerPlugin],

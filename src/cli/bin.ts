@@ -50,6 +50,7 @@ const {
   sessionTtlMs,
   maxSessions,
 } = command
+const { store, storePrefix } = command
 // A large --pets count takes a while to seed: a progress line on a terminal.
 const seeded = showSeedProgress({ pets, seed, dataFile }, process.stderr)
 let app: ReturnType<typeof createSandboxServer>
@@ -64,6 +65,7 @@ try {
     baseUrl: basePath,
     sessionTtlMs,
     maxSessions,
+    ...(store === undefined ? {} : { store: { url: store, prefix: storePrefix } }),
     onRequest: quiet ? undefined : (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
   })
 } catch (error) {
@@ -108,9 +110,9 @@ process.stdout.write(
   Try:      curl -H "Authorization: Bearer sandbox-free" ${api}/pets
   Keys:
 ${keys}
-  Scenario: ${app.sandbox.scenario.get()} — per request ?__scenario=NAME or X-Sandbox-Scenario: NAME;
+  Scenario: ${store === undefined ? app.sandbox.scenario.get() : await (await app.sandbox.state.session('default')).sticky()} — per request ?__scenario=NAME or X-Sandbox-Scenario: NAME;
             sticky: curl -X PUT -H "Content-Type: application/json" -d '{"name":"slow"}' ${address.url}/__sandbox/scenario
-  Control:  ${address.url}/__sandbox/${dataFile === undefined ? '' : `\n  Data:     ${dataFile}`}
+  Control:  ${address.url}/__sandbox/${dataFile === undefined ? '' : `\n  Data:     ${dataFile}`}${store === undefined ? '' : `\n  Store:    ${store.replace(/\/\/[^@/]*@/, '//***@')} (shared state)`}
   Stop:     Ctrl+C
 `,
 )

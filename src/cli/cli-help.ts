@@ -18,6 +18,9 @@ Options:
       --session-ttl T    drop a session idle this long (default 1h; 90, 90s, 30m, 2h)
       --max-sessions N   most sessions alive, default included (default 1000; the least
                          recently used is dropped past it)
+      --store URL        keep the state in Redis, shared by every instance started with it
+                         (env PETSTORE_SANDBOX_STORE; e.g. redis://127.0.0.1:6379/0)
+      --store-prefix P   prefix of the Redis keys (default "petstore-sandbox:")
   -q, --quiet            no request log
   -h, --help             this help
   -v, --version          the version

@@ -19,6 +19,9 @@ export type CliCommand =
       /** Idle time before a session is dropped, in ms. */
       sessionTtlMs: number | undefined
       maxSessions: number | undefined
+      /** A Redis URL (issue 13): state shared by every instance started with it. */
+      store: string | undefined
+      storePrefix: string | undefined
       quiet: boolean
     }
 
@@ -39,6 +42,8 @@ const OPTIONS = {
   'base-path': { type: 'string' },
   'session-ttl': { type: 'string' },
   'max-sessions': { type: 'string' },
+  store: { type: 'string' },
+  'store-prefix': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -128,6 +133,22 @@ export const parseCliArgs = (
   if (basePath !== undefined && !/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(basePath)) {
     throw new CliUsageError(`Failed to read --base-path: "${basePath}" is not a path such as /v1.`)
   }
+  // Issue 13: --store (env PETSTORE_SANDBOX_STORE), a Redis URL.
+  const store =
+    nonEmpty('store', values.store) ??
+    (env.PETSTORE_SANDBOX_STORE === '' ? undefined : env.PETSTORE_SANDBOX_STORE)
+  if (store !== undefined && !/^rediss?:\/\/[^/?#\s]+(\/[0-9]{1,2})?\/?$/.test(store)) {
+    throw new CliUsageError(
+      `Failed to read --store${values.store === undefined ? ' (PETSTORE_SANDBOX_STORE)' : ''}: "${store}" is not a Redis URL such as redis://127.0.0.1:6379/0.`,
+    )
+  }
+  const storePrefix = nonEmpty('store-prefix', values['store-prefix'])
+  if (storePrefix !== undefined && store === undefined)
+    throw new CliUsageError('Failed to read --store-prefix: it needs --store.')
+  if (store !== undefined && values.data !== undefined)
+    throw new CliUsageError(
+      'Failed to read --data: a data file and --store cannot be combined (Redis keeps the pets).',
+    )
   return {
     kind: 'serve',
     port:
@@ -153,6 +174,8 @@ export const parseCliArgs = (
       values['max-sessions'] === undefined
         ? undefined
         : integer('max-sessions', values['max-sessions'], 1, 1_000_000),
+    store,
+    storePrefix,
     quiet: values.quiet === true,
   }
 }

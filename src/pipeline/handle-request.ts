@@ -4,6 +4,7 @@ import { internalError } from '../http/errors.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { JournalEntry } from '../journal/journal.js'
 import { DEFAULT_SESSION, type SessionState } from '../state/sandbox-state.js'
+import { STALE_RETRIES, StaleStateError } from '../state/stale-state.js'
 import { admit, peekQuota } from './admit.js'
 import { type Caller, identify, requireKey } from './authenticate.js'
 import { finish } from './finish.js'
@@ -51,6 +52,7 @@ export const handleRequest = async (
   ctx: PipelineContext,
   request: SandboxRequest,
   options: HandleOptions = {},
+  attempt = 0,
 ): Promise<Answer | null> => {
   const located = locate(ctx, request)
   if (located === undefined) return null
@@ -104,6 +106,10 @@ export const handleRequest = async (
       })
     }
   } catch (error) {
+    // Hook (issue 13, decision 0012): a shared state found what this request read
+    // from its cache out of date (nothing was counted); it has refreshed it: run again.
+    if (error instanceof StaleStateError && attempt < STALE_RETRIES)
+      return handleRequest(ctx, request, options, attempt + 1)
     response = toResponse(ctx, error)
   }
   // A request refused before its session was known is journaled in `default`.

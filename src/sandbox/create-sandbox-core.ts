@@ -14,10 +14,12 @@ import {
   SESSION_ID,
   type SessionSummary,
 } from '../state/sandbox-state.js'
+import { openSharedState, type SharedState } from '../state/shared-store.js'
 import { type HandleInput, normalizeRequest } from './normalize-request.js'
 import { resolveOptions } from './resolve-options.js'
 import type { SandboxOptions } from './sandbox-options.js'
 import { createSessionControls, type SessionControls } from './session-controls.js'
+import { createSharedStoreControls } from './shared-store-controls.js'
 
 export type { ScenarioInfo, SessionControls } from './session-controls.js'
 
@@ -49,6 +51,11 @@ export interface SandboxCore extends SessionControls {
   readonly state: SandboxState
   /** The scenarios, built-in and yours, shared by every session. */
   readonly scenarios: ScenarioRegistry
+  /**
+   * Releases the shared store's connection (the `store` option); nothing to do in memory.
+   * A sandbox on a shared store cannot answer after it.
+   */
+  disconnect(): Promise<void>
   /** The controls of one session, created on first use (the same controls as the sandbox's own). */
   session(id: string): SessionControls
   /** @internal The rate limiter of a live session, for the dashboard's read-only gauges (`snapshot`). */
@@ -89,23 +96,42 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
   const onError =
     options.onError ??
     ((error: unknown) => console.error('[petstore-sandbox] internal error:', error))
-  const state = createMemoryState({
+  const stateOptions = {
     seed: options.seed,
     pets: options.pets,
     baseKeys: createBaseKeys(options.keys),
     rateLimit: options.rateLimit,
-    limiter: options.limiter,
     journalSize: options.journalSize,
     now: options.now,
     startScenario,
     sessionTtlMs: options.sessionTtlMs,
     maxSessions: options.maxSessions,
     onError,
-  })
+  }
+  // Hook (issue 13): a shared store (Redis) replaces the in-memory state; its
+  // code is imported only then. The synchronous controls cannot work on it.
+  const shared: SharedState | undefined =
+    options.store === undefined ? undefined : openSharedState(options.store, stateOptions)
+  const memory =
+    shared === undefined
+      ? createMemoryState({ ...stateOptions, limiter: options.limiter })
+      : undefined
+  const state: SandboxState = shared ?? (memory as NonNullable<typeof memory>)
   const ctx: PipelineContext = { settings, origin, scenarios, state, onError }
 
   const controlsOf = (id: string): SessionControls =>
-    createSessionControls({ id, state, scenarios, resolve: () => state.session(id) })
+    memory === undefined
+      ? createSharedStoreControls({
+          id,
+          state: shared as SharedState,
+          scenarios,
+          fallback: {
+            startScenario,
+            baseKeys: stateOptions.baseKeys,
+            now: options.now ?? (() => Date.now()),
+          },
+        })
+      : createSessionControls({ id, state: memory, scenarios, resolve: () => memory.session(id) })
   const own = controlsOf(DEFAULT_SESSION)
   const answer = (request: HandleInput, handleOptions?: HandleOptions) =>
     handleRequest(ctx, normalizeRequest(request), handleOptions)
@@ -117,26 +143,40 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
     handle: async (request: HandleInput, handleOptions?: HandleOptions) =>
       (await answer(request, handleOptions))?.response ?? null,
     events: { on: state.events.on },
-    limiterOf: (id: string) => state.peekSession(id)?.limiter,
+    limiterOf: (id: string) => memory?.peekSession(id)?.limiter,
     state,
     scenarios,
+    disconnect: async () => {
+      await shared?.close()
+    },
     session(id: string): SessionControls {
       if (typeof id !== 'string' || !SESSION_ID.test(id)) {
         throw new TypeError(
           `Failed to select session "${String(id)}": a session id is 1-64 characters of A-Z a-z 0-9 . _ -.`,
         )
       }
-      state.session(id)
+      if (memory === undefined) return controlsOf(id)
+      memory.session(id)
       return id === DEFAULT_SESSION ? own : controlsOf(id)
     },
     sessions: {
-      list: (): SessionInfo[] => state.listSessions(),
+      list(): SessionInfo[] {
+        if (memory === undefined)
+          throw new TypeError(
+            'Failed to list the sessions: this sandbox keeps them in a shared store. Use GET /__sandbox/sessions or `await sandbox.state.listSessions()`.',
+          )
+        return memory.listSessions()
+      },
       drop(id: string): boolean {
         if (id === DEFAULT_SESSION)
           throw new TypeError(
             'Failed to drop the session "default": it is never dropped. Reset it instead.',
           )
-        return state.dropSession(id)
+        if (memory === undefined)
+          throw new TypeError(
+            'Failed to drop the session: this sandbox keeps it in a shared store. Use DELETE /__sandbox/sessions/{id} or `await sandbox.state.dropSession(id)`.',
+          )
+        return memory.dropSession(id)
       },
     },
   }) satisfies SandboxCore

@@ -2,6 +2,7 @@ import type { KeyOption } from '../auth/key-registry.js'
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import type { RateLimiter } from '../rate-limit/rate-limiter.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
+import type { StoreOption } from '../state/shared-store.js'
 
 /** Options of `createSandbox`. Every one is optional. */
 export interface SandboxOptions {
@@ -52,6 +53,13 @@ export interface SandboxOptions {
   sessionTtlMs?: number
   /** Most sessions alive at once, `default` included (default 1,000); past it the least recently used is dropped. */
   maxSessions?: number
+  /**
+   * Keep every session in Redis instead of this process, so several server
+   * instances answer as one sandbox: `'redis://HOST:PORT/DB'`, or
+   * `{ url, prefix }` (key prefix, default `petstore-sandbox:`). The
+   * synchronous controls then throw; use the control API or `sandbox.state`.
+   */
+  store?: StoreOption
 }
 
 /** Every option `createSandbox` knows: another one is a mistake (a typo, say) and fails fast. */
@@ -72,6 +80,7 @@ export const SANDBOX_OPTION_NAMES: readonly (keyof SandboxOptions)[] = [
   'onError',
   'sessionTtlMs',
   'maxSessions',
+  'store',
 ]
 
 export const DEFAULT_BASE_PATH = '/v1'

@@ -21,6 +21,8 @@ import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-f
 import { describeRequest } from './describe-request.js'
 import { handleClientError, markAnswered, writeErrorAndClose } from './handle-client-error.js'
 import { SERVER_LIMITS } from './server-limits.js'
+// Issue 13: makes the `store` option (Redis) available to the sandboxes this module creates.
+import './redis-store.js'
 import type { SandboxServerOptions } from './server-options.js'
 import { createHeldAnswers, writeNow } from './write-sandbox-response.js'
 
@@ -66,6 +68,10 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     shutdownGraceMs,
     ...sandboxOptions
   } = options
+  if (dataFile !== undefined && sandboxOptions.store !== undefined)
+    throw new TypeError(
+      'Failed to create the server: a data file and a shared store cannot be combined; the store (Redis) keeps the pets. Drop --data or --store.',
+    )
   const sandbox = createSandboxCore(sandboxOptions)
   const dashboard = createDashboard({ sandbox, adminToken })
   const basePath = sandbox.basePath
@@ -222,6 +228,8 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
         await sandbox.ready.catch(() => {})
         await data?.flush()
         data?.detach()
+        // Hook (issue 13): the shared store's connection.
+        await sandbox.disconnect()
       })()
       return closing
     },

@@ -1,0 +1,92 @@
+import type { ApiKeyInfo } from '../auth/key-registry.js'
+import type { SandboxClock } from '../clock/clock.js'
+import type { ListPetsQuery } from '../db/pet-records.js'
+import type { PetStore } from '../db/pet-store.js'
+import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
+import type { SharedState } from '../state/shared-store.js'
+import type { SessionControls } from './session-controls.js'
+
+const refuse = (what: string): never => {
+  throw new TypeError(
+    `Failed to ${what}: this sandbox keeps its state in a shared store (the store option), which answers asynchronously. Use the control API (/__sandbox) or \`await (await sandbox.state.session(id))\` instead.`,
+  )
+}
+
+/**
+ * The synchronous controls of a sandbox on a shared store (Redis). Redis
+ * cannot be read or written synchronously, so:
+ * - every change (keys, clock, scenario, journal) throws a TypeError pointing
+ *   to the control API and `sandbox.state`;
+ * - reads (`scenario.get`, `clock.now`/`frozen`, `keys.list`, `db.pets.list`)
+ *   answer this instance's last known view, which every request and control
+ *   call through this instance refreshes, and may be behind other instances:
+ *   good for a display (the dashboard), not for a test's assertions;
+ * - `ready`, `reset()` (asynchronous anyway), listing and registering scenarios work.
+ * See docs/decisions/0012-redis-shared-state.md.
+ *
+ * @example
+ * const own = createSharedStoreControls({ id: 'default', state, scenarios })
+ */
+export const createSharedStoreControls = (input: {
+  id: string
+  state: SharedState
+  scenarios: ScenarioRegistry
+  /** What a session holds before this instance has seen it. */
+  fallback: { startScenario: string; baseKeys: ReadonlyMap<string, ApiKeyInfo>; now: () => number }
+}): SessionControls => {
+  const { id, state, scenarios, fallback } = input
+  const known = () => state.peek(id)
+  const clock: SandboxClock = {
+    now: () => known()?.frozen ?? fallback.now(),
+    set: () => refuse('set the clock'),
+    advance: () => refuse('advance the clock'),
+    useRealTime: () => refuse('set the clock'),
+    get frozen(): boolean {
+      return known()?.frozen !== undefined
+    },
+  }
+  return {
+    id,
+    get ready() {
+      return state.ready
+    },
+    reset: async () => {
+      await state.ready
+      await (await state.session(id)).reset()
+    },
+    keys: {
+      create: () => refuse('create a key'),
+      revoke: () => refuse('revoke a key'),
+      list: () => known()?.keys ?? [...fallback.baseKeys.values()],
+    },
+    clock,
+    scenario: {
+      get: () => known()?.sticky ?? fallback.startScenario,
+      set: () => refuse('set the scenario'),
+      list: () => scenarios.list().map(({ name, description }) => ({ name, description })),
+      register: (scenario) => scenarios.register(scenario),
+    },
+    journal: {
+      list: () => refuse('list the journal'),
+      clear: () => refuse('clear the journal'),
+    },
+    db: {
+      // Read-only, as last read by this instance (the dashboard's list).
+      get pets(): PetStore {
+        const pets = known()?.pets
+        return {
+          get count() {
+            return pets?.count ?? 0
+          },
+          get: (petId: number) => pets?.get(petId),
+          list: (query: ListPetsQuery) =>
+            pets?.list(query) ?? { pets: [], total: 0, nextAfterId: undefined },
+          create: () => refuse('create a pet'),
+          load: () => refuse('load pets'),
+          snapshot: () => refuse('snapshot the pets'),
+          subscribe: () => refuse('follow the pets'),
+        } as unknown as PetStore
+      },
+    },
+  }
+}

@@ -1,0 +1,156 @@
+import type { ApiKeyInfo } from '../auth/key-registry.js'
+import type { PetRecords } from '../db/pet-records.js'
+import { ApiError } from '../http/api-error.js'
+import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
+import { createEmitter, type Emitter } from './emitter.js'
+import type { SandboxEvents } from './sandbox-events.js'
+import type { SandboxState } from './sandbox-state.js'
+
+/**
+ * The `store` option: where a sandbox keeps its sessions when not in this
+ * process. A Redis URL (`redis://HOST:PORT/DB`, `rediss://` for TLS), or the
+ * URL with a key prefix, so that several sandboxes share one Redis.
+ */
+export type StoreOption = string | { url: string; prefix?: string }
+
+/** A state kept outside the process: ready once connected, closed to disconnect. */
+export interface SharedState extends SandboxState {
+  /** Resolves once the store is connected and the `default` session loaded; rejects with a clear message otherwise. */
+  readonly ready: Promise<void>
+  close(): Promise<void>
+  /** This instance's last known view of a session, without a round trip (for synchronous displays). */
+  peek(id: string): LastKnownSession | undefined
+}
+
+/** What an instance last saw of a session; it may be behind other instances. */
+export interface LastKnownSession {
+  sticky: string
+  frozen: number | undefined
+  keys: ApiKeyInfo[]
+  /** The session's own pets as last read (list/get/count), when this instance has read them. */
+  pets: (Pick<PetRecords, 'get' | 'list'> & { readonly count: number }) | undefined
+}
+
+export interface SharedStateOptions {
+  seed?: number | undefined
+  pets?: number | undefined
+  baseKeys: ReadonlyMap<string, ApiKeyInfo>
+  rateLimit?: RateLimitOptions | undefined
+  journalSize?: number | undefined
+  now?: (() => number) | undefined
+  startScenario: string
+  sessionTtlMs?: number | undefined
+  maxSessions?: number | undefined
+  onError?: ((error: unknown) => void) | undefined
+}
+
+/**
+ * Checks a `store` option; throws a TypeError naming what is wrong.
+ *
+ * @example
+ * parseStoreOption('redis://127.0.0.1:6379/0') // { url: 'redis://127.0.0.1:6379/0', prefix: undefined }
+ */
+export const parseStoreOption = (
+  store: StoreOption,
+): { url: string; prefix: string | undefined } => {
+  const { url, prefix } = typeof store === 'string' ? { url: store, prefix: undefined } : store
+  let parsed: URL | undefined
+  try {
+    parsed = new URL(url)
+  } catch {
+    parsed = undefined
+  }
+  if (parsed === undefined || !/^rediss?:$/.test(parsed.protocol) || parsed.hostname === '') {
+    throw new TypeError(
+      `Failed to create the sandbox: store "${String(url)}" is not a Redis URL. Use redis://HOST:PORT/DB, e.g. redis://127.0.0.1:6379/0.`,
+    )
+  }
+  if (
+    parsed.pathname !== '' &&
+    parsed.pathname !== '/' &&
+    !/^\/[0-9]{1,2}$/.test(parsed.pathname)
+  ) {
+    throw new TypeError(
+      `Failed to create the sandbox: the database in store "${url}" must be a number (redis://HOST:PORT/0).`,
+    )
+  }
+  if (
+    prefix !== undefined &&
+    (typeof prefix !== 'string' || !/^[A-Za-z0-9._:-]{1,64}$/.test(prefix))
+  ) {
+    throw new TypeError(
+      `Failed to create the sandbox: store prefix "${String(prefix)}" must be 1-64 characters of A-Z a-z 0-9 . _ : -.`,
+    )
+  }
+  return { url, prefix }
+}
+
+type RedisModule = typeof import('./redis/create-redis-state.js')
+let opener: (() => Promise<RedisModule>) | undefined
+
+/**
+ * Makes the `store` option available: the Node-only server module registers
+ * the Redis state's loader here, so that the core (which browsers bundle too)
+ * never names the Redis code, and a bundler never follows it there.
+ *
+ * @example
+ * registerStoreOpener(() => import('../state/redis/create-redis-state.js'))
+ */
+export const registerStoreOpener = (open: () => Promise<RedisModule>): void => {
+  opener = open
+}
+
+const unavailable = (): ApiError =>
+  new ApiError(
+    'service_unavailable',
+    'The sandbox has not connected to its shared store (Redis). Retry in a moment.',
+    { headers: { 'Retry-After': '1' } },
+  )
+
+/**
+ * Opens a shared state. The Redis code (and the client library) is imported
+ * on demand, through the registered opener, so a sandbox in memory never
+ * loads it. Calls made before the connection is up wait for it.
+ *
+ * @example
+ * const state = openSharedState('redis://127.0.0.1:6379/0', { baseKeys, startScenario: 'default' })
+ * await state.ready
+ */
+export const openSharedState = (store: StoreOption, options: SharedStateOptions): SharedState => {
+  const { url, prefix } = parseStoreOption(store)
+  const events: Emitter<SandboxEvents> = createEmitter<SandboxEvents>()
+  let real: (SandboxState & Pick<SharedState, 'peek'>) | undefined
+  let close: () => Promise<void> = async () => {}
+  if (opener === undefined)
+    throw new TypeError(
+      'Failed to create the sandbox: the store option needs Node and the server module. Import createSandboxServer from "petstore-sandbox/server" (it opens Redis stores), or run the CLI with --store.',
+    )
+  const loading = opener().then(async ({ createRedisState }) => {
+    const state = await createRedisState({ ...options, url, prefix, events })
+    real = state
+    close = () => state.close()
+  })
+  // Surfaced through `ready`; a call made meanwhile answers 503.
+  loading.catch(() => {})
+  const get = async (): Promise<SandboxState> => {
+    if (real !== undefined) return real
+    await loading.catch(() => {
+      throw unavailable()
+    })
+    return real as unknown as SandboxState
+  }
+  return {
+    events,
+    ready: loading,
+    keySession: (key) =>
+      real !== undefined ? real.keySession(key) : get().then((s) => s.keySession(key)),
+    session: (id) => (real !== undefined ? real.session(id) : get().then((s) => s.session(id))),
+    listSessions: async () => (await get()).listSessions(),
+    dropSession: async (id) => (await get()).dropSession(id),
+    async close() {
+      await loading.catch(() => {})
+      await close()
+    },
+    peek: (id) => real?.peek(id),
+  }
+}

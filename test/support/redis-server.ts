@@ -1,0 +1,113 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+/** A redis-server this test started: on a free loopback port, in a temporary directory. */
+export interface TestRedis {
+  /** `redis://127.0.0.1:PORT/0` */
+  readonly url: string
+  readonly port: number
+  readonly dir: string
+  /** Stops the server (SIGTERM; with persistence on, it writes its AOF first). */
+  stop(): Promise<void>
+  /** Starts it again on the same port and directory (after `stop`). */
+  start(): Promise<void>
+  /** Stops it and removes its directory. */
+  dispose(): Promise<void>
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address !== null ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+
+/**
+ * Starts a real `redis-server` (never a mock) for a test file, bounded in time:
+ * it is told to listen on 127.0.0.1 only, keeps nothing unless `persistence`
+ * is asked for (then AOF with `appendfsync always`, so a restart keeps every
+ * acknowledged write), and is stopped by `dispose()`.
+ *
+ * @example
+ * const redis = await startTestRedis()
+ * afterAll(() => redis.dispose())
+ */
+export const startTestRedis = async (
+  options: { persistence?: boolean } = {},
+): Promise<TestRedis> => {
+  const dir = await mkdtemp(join(tmpdir(), 'petstore-redis-'))
+  const port = await freePort()
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--daemonize',
+    'no',
+    '--logfile',
+    '',
+    ...(options.persistence === true
+      ? ['--appendonly', 'yes', '--appendfsync', 'always']
+      : ['--appendonly', 'no']),
+  ]
+  let child: ChildProcess | undefined
+  const start = async (): Promise<void> => {
+    const proc = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+    child = proc
+    await new Promise<void>((resolve, reject) => {
+      let output = ''
+      const timer = setTimeout(() => {
+        proc.kill('SIGKILL')
+        reject(new Error(`redis-server did not start within 10 s:\n${output}`))
+      }, 10_000)
+      const onData = (chunk: Buffer): void => {
+        output += chunk.toString()
+        if (output.includes('Ready to accept connections')) {
+          clearTimeout(timer)
+          proc.stdout?.off('data', onData)
+          proc.stdout?.resume()
+          resolve()
+        }
+      }
+      proc.stdout?.on('data', onData)
+      proc.stderr?.resume()
+      proc.once('exit', (code) => {
+        clearTimeout(timer)
+        reject(new Error(`redis-server exited with ${String(code)}:\n${output}`))
+      })
+    })
+  }
+  const stop = async (): Promise<void> => {
+    const proc = child
+    child = undefined
+    if (proc === undefined || proc.exitCode !== null) return
+    const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
+    proc.kill('SIGTERM')
+    const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000)
+    await exited
+    clearTimeout(timer)
+  }
+  await start()
+  return {
+    url: `redis://127.0.0.1:${port}/0`,
+    port,
+    dir,
+    stop,
+    start,
+    async dispose() {
+      await stop()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
