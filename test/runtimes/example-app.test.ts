@@ -19,6 +19,8 @@ import { launchChromium } from '../support/browser/launch-chromium.js'
 // The example app's flows through the service worker, through the Playwright entry and
 // against the standalone server, as users run it.
 const API = 'https://api.petstore.test/v1'
+/** Before getPet's removal, and in the middle of a UTC minute. */
+const FROZEN_AT = '2029-06-01T12:00:30Z'
 let root: string
 let server: StaticServer
 let browser: Browser
@@ -76,6 +78,8 @@ const playwrightMode = (): AppMode & { sandbox(): PlaywrightSandbox } => {
         sandbox = await installSandbox(page, { baseUrl: API })
       }
       await sandbox.reset()
+      // Mid-minute and frozen: a slow run never crosses a rate-limit window between two requests.
+      sandbox.clock.set(FROZEN_AT)
       await openApp(page, `${server.origin}/?api=${encodeURIComponent(API)}${query}`)
     },
   }
@@ -90,6 +94,7 @@ const serverMode = (): AppMode => {
     async open(query = '') {
       page ??= await browser.newPage()
       await api.sandbox.reset()
+      api.sandbox.clock.set(FROZEN_AT)
       await openApp(page, `${server.origin}/?api=${encodeURIComponent(apiUrl)}${query}`)
     },
   }

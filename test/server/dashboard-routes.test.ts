@@ -144,6 +144,43 @@ describe('the dashboard routes', () => {
     expect(await used()).toEqual(expect.objectContaining({ used: 4 }))
   })
 
+  it('shows the quotas, scenario, clock and pets of the session a page watches', async () => {
+    await open.sandbox.reset()
+    const inSession = { 'x-sandbox-session': 'dash-watched' }
+    for (let i = 0; i < 3; i++)
+      await fetch(`${origin}/v1/pets`, { headers: { ...FREE, ...inSession } })
+    await fetch(`${origin}/v1/pets`, {
+      method: 'POST',
+      headers: { ...FREE, ...inSession, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Watched', categoryId: 1 }),
+    })
+    await fetch(`${origin}/__sandbox/scenario?__session=dash-watched`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'slow' }),
+    })
+    type Snapshot = {
+      scenario: string
+      quotas: { label: string; minute: { used: number } }[]
+    }
+    const watched = (await (
+      await fetch(`${origin}/__sandbox/quotas`, { headers: inSession })
+    ).json()) as Snapshot
+    expect(watched.scenario).toBe('slow')
+    expect(watched.quotas.find((q) => q.label === 'sandbox-free')?.minute.used).toBe(4)
+    const own = (await (await fetch(`${origin}/__sandbox/quotas`)).json()) as Snapshot
+    expect(own.scenario).toBe('default')
+    expect(own.quotas.find((q) => q.label === 'sandbox-free')?.minute.used ?? 0).toBe(0)
+    const pets = (await (
+      await fetch(`${origin}/__sandbox/pets?limit=100&__session=dash-watched`)
+    ).json()) as { total: number }
+    expect(pets.total).toBe(26)
+    const events = await readEvents(`${origin}/__sandbox/events`, inSession, (seen) =>
+      seen.some((e) => e.event === 'snapshot'),
+    )
+    expect((events.find((e) => e.event === 'snapshot')?.data as Snapshot).scenario).toBe('slow')
+  })
+
   it('masks generated keys and revokes a key by its reference', async () => {
     const created = (await (
       await fetch(`${origin}/__sandbox/keys`, {

@@ -23,10 +23,12 @@ export interface Dashboard {
   load(dir?: string): Promise<void>
   /** The entries a page gets on connecting, oldest first. */
   backlog(): FeedEntry[]
-  snapshot(): DashboardSnapshot
-  /** The key or bucket a gauge's `ref` names, or undefined. */
-  resolveRef(ref: string): string | undefined
-  openStream(res: ServerResponse): void
+  /** Quotas, clock and scenario of a session (default: `default`), and the chart. */
+  snapshot(session?: string): DashboardSnapshot
+  /** The key a gauge's `ref` names in a session (default: `default`), or undefined. */
+  resolveRef(ref: string, session?: string): string | undefined
+  /** Opens the event stream of a page watching `session`. */
+  openStream(res: ServerResponse, session: string): void
   /** Pushes an event to every open page (e.g. `change` after a control call). */
   publish(event: string, data: unknown): void
   /** Ends every stream and stops the ticker. */
@@ -56,16 +58,17 @@ export const createDashboard = (input: {
   let ring: FeedEntry[] = []
   let ticker: ReturnType<typeof setInterval> | undefined
 
-  const snapshot = (): DashboardSnapshot => {
-    const now = sandbox.clock.now()
+  const snapshot = (session: string = sandbox.id): DashboardSnapshot => {
+    const controls = session === sandbox.id ? sandbox : sandbox.session(session)
+    const now = controls.clock.now()
     return {
       basePath: sandbox.basePath,
       now,
-      frozen: sandbox.clock.frozen,
-      scenario: sandbox.scenario.get(),
+      frozen: controls.clock.frozen,
+      scenario: controls.scenario.get(),
       ...snapshotQuotas({
-        buckets: sandbox.limiterOf(sandbox.id)?.snapshot(now) ?? [],
-        keys: sandbox.keys.list(),
+        buckets: sandbox.limiterOf(session)?.snapshot(now) ?? [],
+        keys: controls.keys.list(),
         now,
         refOf,
         maxAnonymous: 20,
@@ -77,7 +80,7 @@ export const createDashboard = (input: {
   const stream = createEventStream({
     onChange(size) {
       if (size > 0 && ticker === undefined) {
-        ticker = setInterval(() => stream.publish('snapshot', snapshot()), TICK_MS)
+        ticker = setInterval(() => stream.publishPerSession('snapshot', snapshot), TICK_MS)
         ticker.unref()
       } else if (size === 0 && ticker !== undefined) {
         clearInterval(ticker)
@@ -86,7 +89,7 @@ export const createDashboard = (input: {
     },
   })
 
-  // The feed: every session's requests; quotas, clock and scenario of the default session.
+  // The feed: every session's requests; quotas, clock and scenario of the session each page watches.
   sandbox.events.on('request', (entry) => {
     const feed = toFeedEntry(entry)
     series.count(statusClass(feed.status))
@@ -97,12 +100,12 @@ export const createDashboard = (input: {
   sandbox.events.on('reset', ({ session }) => {
     if (session === sandbox.id) ring = ring.filter((e) => e.session !== session)
     stream.publish('change', { type: 'reset', session })
-    stream.publish('snapshot', snapshot())
+    stream.publish('snapshot', snapshot(session), session)
   })
   for (const type of ['keys', 'scenario', 'clock'] as const) {
     sandbox.events.on(type, ({ session }) => {
       stream.publish('change', { type, session })
-      if (session === sandbox.id) stream.publish('snapshot', snapshot())
+      stream.publish('snapshot', snapshot(session), session)
     })
   }
 
@@ -117,15 +120,20 @@ export const createDashboard = (input: {
     },
     backlog: () => ring.slice(-BACKLOG),
     snapshot,
-    resolveRef(ref) {
-      for (const key of sandbox.keys.list()) if (refOf(`key:${key.key}`) === ref) return key.key
+    resolveRef(ref, session = sandbox.id) {
+      const controls = session === sandbox.id ? sandbox : sandbox.session(session)
+      for (const key of controls.keys.list()) if (refOf(`key:${key.key}`) === ref) return key.key
       return undefined
     },
-    openStream(res) {
-      stream.open(res, [
-        { event: 'snapshot', data: snapshot() },
-        { event: 'backlog', data: ring.slice(-BACKLOG) },
-      ])
+    openStream(res, session) {
+      stream.open(
+        res,
+        [
+          { event: 'snapshot', data: snapshot(session) },
+          { event: 'backlog', data: ring.slice(-BACKLOG) },
+        ],
+        session,
+      )
     },
     publish: (event, data) => stream.publish(event, data),
     close() {

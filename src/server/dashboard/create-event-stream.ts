@@ -5,10 +5,19 @@ import { DASHBOARD_HEADERS } from './dashboard-headers.js'
 const MAX_BUFFERED_BYTES = 1_048_576
 
 export interface EventStream {
-  /** Starts a Server-Sent Events answer on `res`; the client stays until it goes away. */
-  open(res: ServerResponse, first: readonly { event: string; data: unknown }[]): void
-  /** Sends one event to every open client. */
-  publish(event: string, data: unknown): void
+  /**
+   * Starts a Server-Sent Events answer on `res`; the client stays until it goes
+   * away. `session` is the session the page watches.
+   */
+  open(
+    res: ServerResponse,
+    first: readonly { event: string; data: unknown }[],
+    session: string,
+  ): void
+  /** Sends one event to every open client (or to those watching `only`). */
+  publish(event: string, data: unknown, only?: string): void
+  /** Sends each client an event made for the session it watches. */
+  publishPerSession(event: string, data: (session: string) => unknown): void
   readonly size: number
   /** Ends every stream (server shutdown). */
   close(): void
@@ -28,7 +37,7 @@ const frame = (event: string, data: unknown): string =>
  * stream.open(res, [{ event: 'hello', data: snapshot }])
  */
 export const createEventStream = (options: { onChange(size: number): void }): EventStream => {
-  const clients = new Set<ServerResponse>()
+  const clients = new Map<ServerResponse, string>()
   const drop = (res: ServerResponse): void => {
     if (clients.delete(res)) options.onChange(clients.size)
     if (!res.writableEnded) res.end()
@@ -38,7 +47,7 @@ export const createEventStream = (options: { onChange(size: number): void }): Ev
     else res.write(text)
   }
   return {
-    open(res, first) {
+    open(res, first, session) {
       res.writeHead(200, {
         ...DASHBOARD_HEADERS,
         'Content-Type': 'text/event-stream; charset=utf-8',
@@ -51,20 +60,32 @@ export const createEventStream = (options: { onChange(size: number): void }): Ev
       }
       // The retry hint, then what the page needs to draw at once.
       res.write(`retry: 2000\n\n${first.map((e) => frame(e.event, e.data)).join('')}`)
-      clients.add(res)
+      clients.set(res, session)
       res.once('close', () => drop(res))
       options.onChange(clients.size)
     },
-    publish(event, data) {
+    publish(event, data, only) {
       if (clients.size === 0) return
       const text = frame(event, data)
-      for (const res of clients) write(res, text)
+      for (const [res, session] of [...clients])
+        if (only === undefined || only === session) write(res, text)
+    },
+    publishPerSession(event, data) {
+      const texts = new Map<string, string>()
+      for (const [res, session] of [...clients]) {
+        let text = texts.get(session)
+        if (text === undefined) {
+          text = frame(event, data(session))
+          texts.set(session, text)
+        }
+        write(res, text)
+      }
     },
     get size() {
       return clients.size
     },
     close() {
-      for (const res of [...clients]) drop(res)
+      for (const res of [...clients.keys()]) drop(res)
     },
   }
 }

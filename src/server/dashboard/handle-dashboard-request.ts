@@ -3,6 +3,8 @@ import { PET_STATUSES, type PetStatus } from '../../contract/pet.js'
 import { ApiError } from '../../http/api-error.js'
 import { jsonResponse } from '../../http/json-response.js'
 import type { SandboxResponse } from '../../http/types.js'
+import { requestedSession } from '../../pipeline/select-session.js'
+import { DEFAULT_SESSION } from '../../state/sandbox-state.js'
 import { checkControlAccess } from '../control/check-control-access.js'
 import { writeNow } from '../write-sandbox-response.js'
 import type { Dashboard } from './create-dashboard.js'
@@ -49,8 +51,18 @@ const page = (dashboard: Dashboard): SandboxResponse => {
   }
 }
 
+/** The session a dashboard call watches: `?__session=` or `X-Sandbox-Session`, else `default`. */
+const watchedSession = (req: IncomingMessage): string =>
+  requestedSession(
+    new URL(req.url ?? '/', 'http://x'),
+    req.headers as Record<string, string | undefined>,
+  ) ?? DEFAULT_SESSION
+
 const pets = (dashboard: Dashboard, req: IncomingMessage): SandboxResponse => {
   const query = new URL(req.url ?? '/', 'http://x').searchParams
+  const session = watchedSession(req)
+  const controls =
+    session === DEFAULT_SESSION ? dashboard.sandbox : dashboard.sandbox.session(session)
   const status = query.get('status')
   if (status !== null && !isPetStatus(status)) {
     throw new ApiError('invalid_parameter', `status must be one of ${PET_STATUSES.join(', ')}.`, {
@@ -59,7 +71,7 @@ const pets = (dashboard: Dashboard, req: IncomingMessage): SandboxResponse => {
   }
   const limit = wholeNumber(query.get('limit'), 'limit', 1, 100) ?? 10
   const afterId = wholeNumber(query.get('after'), 'after', 0, Number.MAX_SAFE_INTEGER)
-  const found = dashboard.sandbox.db.pets.list({ status: status ?? undefined, afterId, limit })
+  const found = controls.db.pets.list({ status: status ?? undefined, afterId, limit })
   return jsonResponse(200, {
     pets: found.pets,
     total: found.total,
@@ -75,13 +87,16 @@ const ROUTES: Record<string, { auth: boolean; methods: Record<string, Route> }> 
   '/events': {
     auth: true,
     methods: {
-      GET: (d, _req, res) => {
-        d.openStream(res)
+      GET: (d, req, res) => {
+        d.openStream(res, watchedSession(req))
         return 'streamed'
       },
     },
   },
-  '/quotas': { auth: true, methods: { GET: (d) => jsonResponse(200, d.snapshot()) } },
+  '/quotas': {
+    auth: true,
+    methods: { GET: (d, req) => jsonResponse(200, d.snapshot(watchedSession(req))) },
+  },
   '/pets': { auth: true, methods: { GET: pets } },
 }
 
@@ -98,9 +113,11 @@ const asset = (dashboard: Dashboard, name: string): SandboxResponse | undefined 
   }
 }
 
-const revokeByRef = (dashboard: Dashboard, ref: string): SandboxResponse => {
-  const key = dashboard.resolveRef(ref)
-  if (key === undefined || !dashboard.sandbox.keys.revoke(key))
+const revokeByRef = (dashboard: Dashboard, ref: string, session: string): SandboxResponse => {
+  const controls =
+    session === DEFAULT_SESSION ? dashboard.sandbox : dashboard.sandbox.session(session)
+  const key = dashboard.resolveRef(ref, session)
+  if (key === undefined || !controls.keys.revoke(key))
     throw new ApiError('key_not_found', 'No API key matches this reference.')
   dashboard.publish('change', { type: 'keys' })
   return { status: 204, headers: {}, body: null }
@@ -126,7 +143,7 @@ const answer = (dashboard: Dashboard, req: IncomingMessage, res: ServerResponse,
       throw new ApiError('method_not_allowed', `${method} is not allowed here. Allowed: DELETE.`, {
         headers: { Allow: 'DELETE' },
       })
-    return revokeByRef(dashboard, byRef[1])
+    return revokeByRef(dashboard, byRef[1], watchedSession(req))
   }
   const route = ROUTES[path]
   if (route === undefined) return undefined

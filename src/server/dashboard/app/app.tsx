@@ -55,7 +55,14 @@ export const App = () => {
           {snapshot !== undefined && (
             <span class="badge scenario-badge">scenario: {snapshot.scenario}</span>
           )}
-          <SessionPicker version={version} onChanged={changed} />
+          <SessionPicker
+            version={version}
+            onChanged={() => {
+              // The stream follows the session: its quotas, clock and scenario.
+              changed()
+              dash.reconnect()
+            }}
+          />
           <button
             type="button"
             disabled={reset.busy}

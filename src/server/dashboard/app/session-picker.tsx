@@ -47,7 +47,7 @@ export const SessionPicker = (props: { version: number; onChanged(): void }) => 
   const ids = [...new Set(['default', ...sessions.map((s) => s.id)])]
   return (
     <label class="session-picker">
-      Controls act on session
+      Session
       <select
         value={chosen}
         onChange={(e) => {
