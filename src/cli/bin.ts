@@ -6,6 +6,7 @@ import { DataFileError } from '../server/data-file/read-data-file.js'
 import { formatLogLine } from '../server/format-log-line.js'
 import { CLI_HELP } from './cli-help.js'
 import { CliUsageError, parseCliArgs } from './parse-cli-args.js'
+import { showSeedProgress } from './seed-progress.js'
 
 // The CLI only parses arguments and starts things (see docs/architecture.md).
 const fail = (code: 1 | 2, message: string): never => {
@@ -50,6 +51,8 @@ const {
   maxSessions,
 } = command
 const { store, storePrefix } = command
+// A large --pets count takes a while to seed: a progress line on a terminal.
+const seeded = showSeedProgress({ pets, seed, dataFile }, process.stderr)
 let app: ReturnType<typeof createSandboxServer>
 try {
   app = createSandboxServer({
@@ -80,6 +83,9 @@ try {
     fail(1, `Failed to listen on ${host}:${port}: the port is in use. Pass another --port (or 0).`)
   address = fail(1, `Failed to start: ${error instanceof Error ? error.message : String(error)}`)
 }
+
+// Requests report a failed seeding themselves; the line goes either way.
+await app.sandbox.ready.then(seeded, seeded)
 
 // Handlers first: a signal right after the banner must still stop gracefully.
 let stopping = false

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { KeyOptionError } from '../../auth/key-registry.js'
 import { isPlanName, LIMITS, PLAN_NAMES } from '../../contract/index.js'
+import { useEnglishZodMessages } from '../../contract/zod-messages.js'
 import { ApiError } from '../../http/api-error.js'
 import { invalidParameter, methodNotAllowed, routeNotFound } from '../../http/errors.js'
 import { jsonResponse } from '../../http/json-response.js'
@@ -65,23 +66,27 @@ const checkClock = async (call: () => unknown): Promise<void> => {
   }
 }
 
+// zod/mini, with zod's English messages for the details (as classic zod gave them).
+useEnglishZodMessages()
 const ClockBodySchema = z
   .strictObject({
-    advanceMs: z.number().finite().optional(),
-    now: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
-    realTime: z.literal(true).optional(),
+    advanceMs: z.optional(z.number()),
+    now: z.optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })),
+    realTime: z.optional(z.literal(true)),
   })
-  .refine((b) => [b.advanceMs, b.now, b.realTime].filter((v) => v !== undefined).length === 1, {
-    message: 'send exactly one of advanceMs, now and realTime',
-  })
-const ScenarioBodySchema = z.object({ name: z.string().min(1) })
-const limit = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional()
+  .check(
+    z.refine((b) => [b.advanceMs, b.now, b.realTime].filter((v) => v !== undefined).length === 1, {
+      message: 'send exactly one of advanceMs, now and realTime',
+    }),
+  )
+const ScenarioBodySchema = z.object({ name: z.string().check(z.minLength(1)) })
+const limit = z.optional(z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER)))
 const KeyBodySchema = z.object({
   plan: z.string(),
-  key: z.string().optional(),
+  key: z.optional(z.string()),
   perMinute: limit,
   perDay: limit,
-  session: z.string().optional(),
+  session: z.optional(z.string()),
 })
 
 /** Decodes a path parameter; 404 for broken percent-encoding, as the API does. */
