@@ -23,6 +23,8 @@ export default defineConfig({
     ],
   },
   test: {
+    // Builds dist/ when stale: the CLI bundle and module-load tests run the built package.
+    globalSetup: ['./test/support/global-setup.ts'],
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 20_000,
     reporters: ['default', './test/support/summary-reporter.ts'],

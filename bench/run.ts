@@ -2,30 +2,66 @@
  * `npm run bench`: every benchmark in one run. Each reports its figures as
  * ratios against a baseline measured in the same run, because the machines
  * are shared and noisy. Benchmarks are listed here; each file exports `run`.
+ *
+ * A selection: `npm run bench -- load server`, and parts of the load
+ * benchmark: `npm run bench -- load:file,bundle` (file, suite, bundle,
+ * worker, million).
  */
+import { ensureBuild } from '../scripts/ensure-build.mjs'
+
 const BENCHMARKS: ReadonlyArray<{
+  key: string
   name: string
-  load: () => Promise<{ run: () => Promise<void> }>
+  load: () => Promise<{ run: (parts?: readonly string[]) => Promise<void> }>
 }> = [
-  { name: 'pagination across 100,000 pets', load: () => import('./pagination.js') },
   {
+    key: 'pagination',
+    name: 'pagination across 100,000 pets',
+    load: () => import('./pagination.js'),
+  },
+  {
+    key: 'rate-limit',
     name: 'rate limiter: per-request cost and 100,000 buckets',
     load: () => import('./rate-limit.js'),
   },
-  { name: 'standalone server vs bare node:http', load: () => import('./server.js') },
-  { name: 'soak: minutes of mixed traffic, RSS sampled', load: () => import('./soak.js') },
+  { key: 'server', name: 'standalone server vs bare node:http', load: () => import('./server.js') },
   {
+    key: 'soak',
+    name: 'soak: minutes of mixed traffic, RSS sampled',
+    load: () => import('./soak.js'),
+  },
+  {
+    key: 'sessions',
     name: 'sessions: 1,000 alive, memory, creation, requests',
     load: () => import('./sessions.js'),
   },
   {
+    key: 'redis',
     name: 'shared state on Redis: memory vs Redis, two instances vs one',
     load: () => import('./redis.js'),
   },
+  {
+    key: 'load',
+    name: 'light to load: per test file, a 40-file suite, the browser bundle, 1,000,000 pets',
+    load: () => import('./load.js'),
+  },
 ]
 
+const selection = new Map<string, string[] | undefined>()
+for (const arg of process.argv.slice(2)) {
+  const [key = '', parts] = arg.split(':')
+  if (!BENCHMARKS.some((b) => b.key === key)) {
+    console.error(`Unknown benchmark "${key}"; known: ${BENCHMARKS.map((b) => b.key).join(', ')}`)
+    process.exit(2)
+  }
+  selection.set(key, parts?.split(','))
+}
+
+// The benchmarks run the built package and CLI.
+ensureBuild()
 for (const bench of BENCHMARKS) {
+  if (selection.size > 0 && !selection.has(bench.key)) continue
   console.log(`\n## ${bench.name}\n`)
   const { run } = await bench.load()
-  await run()
+  await run(selection.get(bench.key))
 }

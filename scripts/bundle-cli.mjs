@@ -4,6 +4,7 @@
 // bundled; the package's own files (package.json, openapi/) are still read
 // relative to dist/cli at run time.
 import { build } from 'esbuild'
+import { seedFakerPlugin } from './seed-faker-plugin.mjs'
 
 await build({
   entryPoints: ['src/cli/bin.ts'],
@@ -16,6 +17,7 @@ await build({
   banner: {
     js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
   },
+  plugins: [seedFakerPlugin],
   // The Redis client is loaded only with --store (issue 13): left out of the bundle, so
   // the default start-up parses nothing of it; it is a dependency, resolved at run time.
   external: ['ioredis'],

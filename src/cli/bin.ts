@@ -9,6 +9,7 @@ import { cliHelp } from './cli-help.js'
 import { loadConfigFile } from './load-config-file.js'
 import { CliUsageError, parseCliArgs } from './parse-cli-args.js'
 import { parseConfigFile } from './parse-config-file.js'
+import { showSeedProgress } from './seed-progress.js'
 import { resolveServeSettings, type ServeSettings } from './serve-settings.js'
 
 // The CLI only parses arguments and starts things (see docs/architecture.md).
@@ -52,6 +53,11 @@ try {
 }
 
 const { port, host, quiet, dataFile, adminToken, basePath, store } = settings
+// A large --pets count takes a while to seed: a progress line on a terminal.
+const seeded = showSeedProgress(
+  { pets: settings.pets, seed: settings.seed, dataFile },
+  process.stderr,
+)
 let app: ReturnType<typeof createSandboxServer>
 try {
   app = createSandboxServer({
@@ -88,6 +94,9 @@ try {
     fail(1, `Failed to listen on ${host}:${port}: the port is in use. Pass another --port (or 0).`)
   address = fail(1, `Failed to start: ${error instanceof Error ? error.message : String(error)}`)
 }
+
+// Requests report a failed seeding themselves; the line goes either way.
+await app.sandbox.ready.then(seeded, seeded)
 
 // Handlers first: a signal right after the banner must still stop gracefully.
 let stopping = false

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 
 /** One problem found in a request body or parameter. */
 export const ErrorDetailSchema = z.object({
@@ -11,7 +11,7 @@ export type ErrorDetail = z.infer<typeof ErrorDetailSchema>
 export const ErrorBodySchema = z.object({
   code: z.string(),
   message: z.string(),
-  status: z.number().int(),
-  details: z.array(ErrorDetailSchema).optional(),
+  status: z.int(),
+  details: z.optional(z.array(ErrorDetailSchema)),
 })
 export type ErrorBody = z.infer<typeof ErrorBodySchema>

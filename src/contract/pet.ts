@@ -1,4 +1,6 @@
-import { z } from 'zod'
+// zod/mini: the same checks and messages as classic zod, in a build a bundler
+// tree-shakes (docs/decisions/0014-light-bundled-dist.md).
+import * as z from 'zod/mini'
 import { LIMITS } from './limits.js'
 
 /**
@@ -22,8 +24,10 @@ const countCodePoints = (value: string): number => {
 
 /** `name`: a JSON string; trimmed it has 1 to 100 code points and no control characters. */
 export const PetNameSchema = z
-  .string({ error: 'must be a string' })
-  .transform((value) => value.trim())
+  .pipe(
+    z.string({ error: 'must be a string' }),
+    z.transform((value: string) => value.trim()),
+  )
   .check((ctx) => {
     const length = countCodePoints(ctx.value)
     if (length < LIMITS.nameMinCodePoints) {
@@ -49,23 +53,24 @@ export const PetNameSchema = z
   })
 
 /** `categoryId` and `id`: a JSON integer from 1 to 2^53 - 1. */
-export const PositiveIdSchema = z
-  .number({ error: 'must be an integer' })
+export const PositiveIdSchema = z.number({ error: 'must be an integer' }).check(
   // Zod's int() also refuses unsafe integers (as too_big): name the bound then, not the type.
-  .int({
+  z.int({
     error: (issue) =>
       issue.code === 'too_big' ? `must be at most ${LIMITS.maxId}` : 'must be an integer',
-  })
-  .min(1, { error: 'must be at least 1' })
-  .max(LIMITS.maxId, { error: `must be at most ${LIMITS.maxId}` })
+  }),
+  z.gte(1, { error: 'must be at least 1' }),
+  z.lte(LIMITS.maxId, { error: `must be at most ${LIMITS.maxId}` }),
+)
 
 /** The request body of createPet. Unknown fields (`id` included) are dropped. */
 export const NewPetSchema = z.object({
   name: PetNameSchema,
   categoryId: PositiveIdSchema,
-  status: z
-    .enum(PET_STATUSES, { error: `must be one of ${PET_STATUSES.join(', ')}` })
-    .default('available'),
+  status: z._default(
+    z.enum(PET_STATUSES, { error: `must be one of ${PET_STATUSES.join(', ')}` }),
+    'available',
+  ),
 })
 export type NewPetInput = z.input<typeof NewPetSchema>
 export type NewPet = z.output<typeof NewPetSchema>

@@ -1,7 +1,5 @@
-import type { Faker } from '@faker-js/faker'
-// The English locale alone: the package root loads every locale, which costs start-up time.
-import { faker as englishFaker } from '@faker-js/faker/locale/en'
-import { type NewPet, PET_STATUSES } from '../contract/pet.js'
+import { type NewPet, PET_STATUSES, type PetStatus } from '../contract/pet.js'
+import { FakerClass, SEED_LOCALE } from './seed-faker.js'
 
 export const DEFAULT_SEED = 20301205
 export const DEFAULT_PET_COUNT = 25
@@ -22,18 +20,33 @@ export interface SeedOptions {
  * seedPets({ seed: 1, count: 3 }) // three NewPet values, always the same
  */
 export const seedPets = (options: SeedOptions = {}): NewPet[] => {
+  const pets: NewPet[] = []
+  forEachSeedPet(options, (name, categoryId, status) => {
+    pets.push({ name, categoryId, status })
+  })
+  return pets
+}
+
+/**
+ * The seeded pets one by one, in id order, without building them: the bulk
+ * path of `seededSnapshot`, which makes its own records.
+ */
+export const forEachSeedPet = (
+  options: SeedOptions,
+  each: (name: string, categoryId: number, status: PetStatus, index: number) => void,
+): void => {
   const seed = options.seed ?? DEFAULT_SEED
   const count = options.count ?? DEFAULT_PET_COUNT
-  // A private instance, so seeding never disturbs a user's own faker.
-  const FakerClass = englishFaker.constructor as typeof Faker
-  const faker = new FakerClass({ locale: englishFaker.rawDefinitions, seed })
-  const pets: NewPet[] = []
+  // A private instance over the definitions the seed uses, so seeding never
+  // disturbs a user's own faker (src/db/seed-faker.ts).
+  const faker = new FakerClass({ locale: SEED_LOCALE, seed })
+  const category = { min: 1, max: SEED_CATEGORY_COUNT }
   for (let index = 0; index < count; index++) {
-    pets.push({
-      name: faker.animal.petName(),
-      categoryId: faker.number.int({ min: 1, max: SEED_CATEGORY_COUNT }),
-      status: PET_STATUSES[index % PET_STATUSES.length] ?? 'available',
-    })
+    each(
+      faker.animal.petName(),
+      faker.number.int(category),
+      PET_STATUSES[index % PET_STATUSES.length] ?? 'available',
+      index,
+    )
   }
-  return pets
 }

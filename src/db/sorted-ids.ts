@@ -20,6 +20,24 @@ export class SortedIds {
     if (this.ids[at] !== id) this.ids.splice(at, 0, id)
   }
 
+  /**
+   * Replaces the content with these ids (any order, duplicates dropped) in
+   * O(n) when they ascend, as a snapshot's do; takes ownership of the array.
+   */
+  replace(ids: number[]): void {
+    let ascending = true
+    for (let i = 1; i < ids.length && ascending; i++)
+      ascending = (ids[i] as number) > (ids[i - 1] as number)
+    if (!ascending) {
+      ids.sort((a, b) => a - b)
+      let kept = 0
+      for (let i = 0; i < ids.length; i++)
+        if (kept === 0 || ids[i] !== ids[kept - 1]) ids[kept++] = ids[i] as number
+      ids.length = kept
+    }
+    this.ids = ids
+  }
+
   /** Position of the first id greater than `id`. */
   firstGreaterThan(id: number): number {
     let low = 0

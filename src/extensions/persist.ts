@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { PetSchema } from '../contract/pet.js'
 import { PLAN_NAMES } from '../contract/plans.js'
 import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
@@ -29,13 +29,13 @@ const KeptKeySchema = z.object({
   key: z.string(),
   plan: z.enum(PLAN_NAMES),
   // Only enterprise keys have limits of their own; other plans' limits follow the plan.
-  perMinute: z.number().int().positive().optional(),
-  perDay: z.number().int().positive().optional(),
+  perMinute: z.optional(z.number().check(z.int(), z.positive())),
+  perDay: z.optional(z.number().check(z.int(), z.positive())),
 })
 
 const KeptStateSchema = z.object({
   version: z.literal(1),
-  pets: z.object({ nextId: z.number().int().positive(), pets: z.array(PetSchema) }),
+  pets: z.object({ nextId: z.number().check(z.int(), z.positive()), pets: z.array(PetSchema) }),
   scenario: z.string(),
   keys: z.array(KeptKeySchema),
   revoked: z.array(z.string()),

@@ -5,8 +5,8 @@ import {
   type KeyRegistry,
 } from '../auth/key-registry.js'
 import { createClock, type SandboxClock } from '../clock/clock.js'
-import { PetStore, type PetStoreSnapshot } from '../db/pet-store.js'
-import { DEFAULT_PET_COUNT, seedPets } from '../db/seed-pets.js'
+import { PetStore, type ReadonlyPetStoreSnapshot, seededSnapshot } from '../db/pet-store.js'
+import { DEFAULT_PET_COUNT } from '../db/seed-pets.js'
 import { ApiError } from '../http/api-error.js'
 import { createJournal, type JournalEntry, type RequestJournal } from '../journal/journal.js'
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
@@ -108,15 +108,9 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
   const ttl = options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS
   const max = options.maxSessions ?? DEFAULT_MAX_SESSIONS
   const count = options.pets ?? DEFAULT_PET_COUNT
-  let seeded: PetStoreSnapshot | undefined
-  // Faker runs once per sandbox: every session and every reset loads this snapshot.
-  const seededSnapshot = (): PetStoreSnapshot => {
-    seeded ??= {
-      nextId: count + 1,
-      pets: seedPets({ seed: options.seed, count }).map((pet, i) => ({ id: i + 1, ...pet })),
-    }
-    return seeded
-  }
+  // Faker runs once per seed and count (db's memoized, frozen seededSnapshot):
+  // every session and every reset loads the same shared records.
+  const seeded = (): ReadonlyPetStoreSnapshot => seededSnapshot({ seed: options.seed, count })
 
   const createSession = (id: string): MemorySessionState => {
     const clock = createClock(options.now === undefined ? {} : { source: options.now })
@@ -135,7 +129,7 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
     follow(pets, 'default')
     let sticky = options.startScenario
     let lastUsed = realNow()
-    let loading = pets.load(seededSnapshot())
+    let loading = pets.load(seeded())
     const emit = <K extends keyof SandboxEvents>(type: K, event: SandboxEvents[K]): void => {
       events.emit(type, event).catch(options.onError ?? (() => {}))
     }
@@ -203,7 +197,7 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
         keys.reset()
         journal.clear()
         // Reloaded in place: whoever follows the store keeps following it.
-        loading = pets.load(seededSnapshot()).then(() => events.emit('reset', { session: id }))
+        loading = pets.load(seeded()).then(() => events.emit('reset', { session: id }))
         return loading
       },
     }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { killAllChildren, serverOrigin, spawnCli } from './spawn-cli.js'
 
-// The bundle is what users run (`bin`, `npm start`); `npm ci` builds it through `prepare`.
+// The bundle is what users run (`bin`, `npm start`); the test run builds it when stale (globalSetup).
 const BUNDLE = new URL('../../dist/cli/petstore-sandbox.js', import.meta.url)
 
 afterAll(() => killAllChildren())

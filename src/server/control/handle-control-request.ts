@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { KeyExistsError, KeyOptionError } from '../../auth/key-registry.js'
 import { isValidKeyText } from '../../auth/parse-authorization.js'
 import { isPlanName, LIMITS, PLAN_NAMES } from '../../contract/index.js'
+import { useEnglishZodMessages } from '../../contract/zod-messages.js'
 import { ApiError } from '../../http/api-error.js'
 import { invalidParameter, methodNotAllowed, routeNotFound } from '../../http/errors.js'
 import { jsonResponse } from '../../http/json-response.js'
@@ -67,41 +68,49 @@ const checkClock = async (call: () => unknown): Promise<void> => {
   }
 }
 
+// zod/mini, with zod's English messages for the details (as classic zod gave them).
+useEnglishZodMessages()
 const ClockBodySchema = z
   .strictObject({
-    advanceMs: z.number().finite().optional(),
-    now: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' }).optional(),
-    realTime: z.literal(true, { error: 'must be true (back to real time)' }).optional(),
+    advanceMs: z.optional(z.number()),
+    now: z.optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })),
+    realTime: z.optional(z.literal(true, { error: 'must be true (back to real time)' })),
   })
-  .refine((b) => [b.advanceMs, b.now, b.realTime].filter((v) => v !== undefined).length === 1, {
-    message: 'send exactly one of advanceMs, now and realTime',
-  })
-const ScenarioBodySchema = z.object({ name: z.string().min(1) })
-const limit = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional()
+  .check(
+    z.refine((b) => [b.advanceMs, b.now, b.realTime].filter((v) => v !== undefined).length === 1, {
+      message: 'send exactly one of advanceMs, now and realTime',
+    }),
+  )
+const ScenarioBodySchema = z.object({ name: z.string().check(z.minLength(1)) })
+const limit = z.optional(z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER)))
 const KeyBodySchema = z
   .object({
     plan: z.string(),
-    key: z
-      .string()
-      .refine(isValidKeyText, {
-        error: 'must be 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)',
-      })
-      .optional(),
+    key: z.optional(
+      z.string().check(
+        z.refine(isValidKeyText, {
+          error: 'must be 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)',
+        }),
+      ),
+    ),
     perMinute: limit,
     perDay: limit,
-    session: z.string().optional(),
+    session: z.optional(z.string()),
   })
-  .superRefine((body, ctx) => {
-    // Custom limits are the enterprise plan's; an unknown plan is answered as unknown_plan later.
-    if (!isPlanName(body.plan) || body.plan === 'enterprise') return
-    for (const field of ['perMinute', 'perDay'] as const)
-      if (body[field] !== undefined)
-        ctx.addIssue({
-          code: 'custom',
-          path: [field],
-          message: `is for enterprise keys only; the ${body.plan} plan's limits are fixed`,
-        })
-  })
+  .check(
+    z.superRefine((body, ctx) => {
+      // Custom limits are the enterprise plan's; an unknown plan is answered as unknown_plan later.
+      if (!isPlanName(body.plan) || body.plan === 'enterprise') return
+      for (const field of ['perMinute', 'perDay'] as const)
+        if (body[field] !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            input: body[field],
+            path: [field],
+            message: `is for enterprise keys only; the ${body.plan} plan's limits are fixed`,
+          })
+    }),
+  )
 
 /** Decodes a path parameter; 404 for broken percent-encoding, as the API does. */
 const pathParam = (value: string | undefined, what: string): string => {
