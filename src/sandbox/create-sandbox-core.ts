@@ -1,4 +1,5 @@
 import { createBaseKeys } from '../auth/key-registry.js'
+import type { PetStore } from '../db/pet-store.js'
 import type { SandboxResponse } from '../http/types.js'
 import { type Answer, type HandleOptions, handleRequest } from '../pipeline/handle-request.js'
 import type { PipelineContext } from '../pipeline/pipeline-context.js'
@@ -65,6 +66,11 @@ export interface SandboxCore extends SessionControls {
     list(): SessionInfo[]
     /** Drops a session with everything in it; false when there is none. `default` cannot be dropped. */
     drop(id: string): boolean
+    /**
+     * The pets of a live session (its own store), without counting as a use of it;
+     * undefined for no such session, or on a shared store. What the data file writes.
+     */
+    pets(id: string): PetStore | undefined
   }
 }
 
@@ -167,6 +173,7 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
           )
         return memory.listSessions()
       },
+      pets: (id: string) => memory?.peekSession(id)?.pets,
       drop(id: string): boolean {
         if (id === DEFAULT_SESSION)
           throw new TypeError(

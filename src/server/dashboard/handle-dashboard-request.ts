@@ -117,8 +117,18 @@ const revokeByRef = (dashboard: Dashboard, ref: string, session: string): Sandbo
   const controls =
     session === DEFAULT_SESSION ? dashboard.sandbox : dashboard.sandbox.session(session)
   const key = dashboard.resolveRef(ref, session)
-  if (key === undefined || !controls.keys.revoke(key))
-    throw new ApiError('key_not_found', 'No API key matches this reference.')
+  let revoked = false
+  try {
+    revoked = key !== undefined && controls.keys.revoke(key)
+  } catch (error) {
+    // A shared (Redis) store has no synchronous controls: say what works instead of a 500.
+    if (!(error instanceof TypeError)) throw error
+    throw new ApiError(
+      'not_implemented',
+      'On a shared store the dashboard cannot revoke by reference: use DELETE /__sandbox/keys/{key}.',
+    )
+  }
+  if (!revoked) throw new ApiError('key_not_found', 'No API key matches this reference.')
   dashboard.publish('change', { type: 'keys' })
   return { status: 204, headers: {}, body: null }
 }

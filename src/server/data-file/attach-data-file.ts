@@ -1,4 +1,5 @@
 import { realpath } from 'node:fs/promises'
+import type { PetStoreSnapshot } from '../../db/pet-store.js'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { DEFAULT_SESSION } from '../../state/sandbox-state.js'
 import { createDataFileWriter } from './create-data-file-writer.js'
@@ -16,10 +17,11 @@ export interface AttachedDataFile {
 }
 
 /**
- * Loads a data file into the default session (creating it from the seeded
- * pets when absent), then follows the sandbox's events as an extension: a
- * created pet (`change`) and a reset (`reset`) are written before their
- * response is sent, because the sandbox awaits its listeners. A file that
+ * Loads a data file into the default session and the sessions it names
+ * (creating it from the seeded pets when absent), then follows the sandbox's
+ * events as an extension: a created pet (`change`, in any session) and a
+ * reset (`reset`) are written before their response is sent, because the
+ * sandbox awaits its listeners; a dropped session leaves the file. A file that
  * cannot be used rejects with a DataFileError and is not touched.
  *
  * @example
@@ -35,8 +37,26 @@ export const attachDataFile = async (
   const real = await realpath(path).catch(() => path)
   if (real !== path) await removeStrayTempFiles(real)
   await sandbox.ready
-  if (snapshot !== undefined) await sandbox.db.pets.load(snapshot)
-  const writer = createDataFileWriter(path, () => sandbox.db.pets.snapshot())
+  // Sessions other than default are kept while their pets differ from the seed: from their
+  // first create until they are reset or dropped.
+  const kept = new Set<string>()
+  if (snapshot !== undefined) {
+    await sandbox.db.pets.load(snapshot)
+    for (const [id, pets] of Object.entries(snapshot.sessions ?? {})) {
+      const session = sandbox.session(id)
+      await session.ready
+      await session.db.pets.load(pets)
+      kept.add(id)
+    }
+  }
+  const writer = createDataFileWriter(path, () => {
+    const sessions: Record<string, PetStoreSnapshot> = {}
+    for (const id of kept) {
+      const pets = sandbox.sessions.pets(id)
+      if (pets !== undefined) sessions[id] = pets.snapshot()
+    }
+    return { ...sandbox.db.pets.snapshot(), sessions }
+  })
   if (snapshot === undefined) {
     try {
       await writer.write()
@@ -48,11 +68,17 @@ export const attachDataFile = async (
     }
   }
   const off = [
-    sandbox.events.on('change', (event) =>
-      event.session === DEFAULT_SESSION && event.store === 'default' ? writer.write() : undefined,
-    ),
-    sandbox.events.on('reset', (event) =>
-      event.session === DEFAULT_SESSION ? writer.write() : undefined,
+    sandbox.events.on('change', (event) => {
+      if (event.store !== 'default') return undefined
+      if (event.session !== DEFAULT_SESSION) kept.add(event.session)
+      return writer.write()
+    }),
+    sandbox.events.on('reset', (event) => {
+      if (event.session === DEFAULT_SESSION) return writer.write()
+      return kept.delete(event.session) ? writer.write() : undefined
+    }),
+    sandbox.events.on('session', (event) =>
+      event.type === 'drop' && kept.delete(event.session) ? writer.write() : undefined,
     ),
   ]
   return {

@@ -1,7 +1,7 @@
 import { open, realpath, rename, stat, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import type { PetStoreSnapshot } from '../../db/pet-store.js'
 import type { DataFile } from './data-file-schema.js'
+import type { DataFileSnapshot } from './read-data-file.js'
 
 /** Writes a store's snapshot to its data file, one write at a time. */
 export interface DataFileWriter {
@@ -17,8 +17,22 @@ export interface DataFileWriter {
 let tempCounter = 0
 
 /** JSON with one pet per line: diffable, and quick to write for 100,000 pets. */
-const formatDataFile = (file: DataFile): string =>
-  `{"version":${file.version},"nextId":${file.nextId},"pets":[\n${file.pets.map((p) => JSON.stringify(p)).join(',\n')}\n]}\n`
+const formatPets = (pets: DataFile['pets']): string =>
+  `[\n${pets.map((p) => JSON.stringify(p)).join(',\n')}\n]`
+
+/** Version 1 while only the default session has pets to keep; version 2 adds `sessions`. */
+const formatDataFile = (file: DataFileSnapshot): string => {
+  const sessions = Object.entries(file.sessions ?? {})
+  const head = `{"version":${sessions.length === 0 ? 1 : 2},"nextId":${file.nextId},"pets":${formatPets(file.pets)}`
+  if (sessions.length === 0) return `${head}}\n`
+  const body = sessions
+    .map(
+      ([id, store]) =>
+        `${JSON.stringify(id)}:{"nextId":${store.nextId},"pets":${formatPets(store.pets)}}`,
+    )
+    .join(',\n')
+  return `${head},"sessions":{\n${body}\n}}\n`
+}
 
 const isMissing = (error: unknown): boolean => (error as NodeJS.ErrnoException).code === 'ENOENT'
 
@@ -77,14 +91,13 @@ const writeAtomically = async (target: string, text: string): Promise<void> => {
  */
 export const createDataFileWriter = (
   path: string,
-  snapshot: () => PetStoreSnapshot,
+  snapshot: () => DataFileSnapshot,
 ): DataFileWriter => {
   let running: Promise<void> | undefined
   let next: Promise<void> | undefined
 
   const start = (): Promise<void> => {
-    const { nextId, pets } = snapshot()
-    const write = writeAtomically(path, formatDataFile({ version: 1, nextId, pets }))
+    const write = writeAtomically(path, formatDataFile(snapshot()))
     running = write
     const clear = (): void => {
       if (running === write) running = undefined

@@ -2,6 +2,11 @@ import { readFile, stat } from 'node:fs/promises'
 import type { PetStoreSnapshot } from '../../db/pet-store.js'
 import { DataFileSchema } from './data-file-schema.js'
 
+/** What a data file holds: the default session's pets, and other sessions' pets by id. */
+export type DataFileSnapshot = PetStoreSnapshot & {
+  sessions?: Record<string, PetStoreSnapshot> | undefined
+}
+
 /** A data file that cannot be used. The file is left as it is. */
 export class DataFileError extends Error {
   override name = 'DataFileError'
@@ -18,7 +23,7 @@ const isMissing = (error: unknown): boolean =>
  * @example
  * const snapshot = await readDataFile('./pets.json') // undefined on first start
  */
-export const readDataFile = async (path: string): Promise<PetStoreSnapshot | undefined> => {
+export const readDataFile = async (path: string): Promise<DataFileSnapshot | undefined> => {
   let text: string
   try {
     // Before reading: opening a FIFO for reading waits for a writer, forever.
@@ -56,5 +61,6 @@ export const readDataFile = async (path: string): Promise<PetStoreSnapshot | und
       `Failed to load the data file ${path}: it is not a petstore-sandbox data file (${problems}). Fix or move the file; it was left untouched.`,
     )
   }
-  return { nextId: parsed.data.nextId, pets: parsed.data.pets }
+  const { nextId, pets, sessions } = parsed.data
+  return sessions === undefined ? { nextId, pets } : { nextId, pets, sessions }
 }
