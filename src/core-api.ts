@@ -12,6 +12,7 @@ export { ApiError } from './http/api-error.js'
 export { jsonResponse } from './http/json-response.js'
 export type { SandboxRequest, SandboxResponse, TransportFault } from './http/types.js'
 export type { JournalEntry, JournalMessage } from './journal/journal.js'
+export { type Har, type HarEntry, type ToHarOptions, toHAR } from './journal/to-har.js'
 export type { OperationId } from './operations/operation.js'
 export type { RateLimitOptions } from './rate-limit/rate-limit-options.js'
 export {

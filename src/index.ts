@@ -3,4 +3,8 @@
  * Runtimes have their own entries (`petstore-sandbox/node`, …).
  */
 export * from './core-api.js'
-export { createSandbox, type Sandbox } from './handlers/create-sandbox.js'
+export {
+  type CreateSandboxOptions,
+  createSandbox,
+  type Sandbox,
+} from './handlers/create-sandbox.js'

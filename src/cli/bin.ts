@@ -1,12 +1,16 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
 import { DEMO_KEYS } from '../contract/plans.js'
+import { BUILT_IN_SCENARIOS } from '../scenarios/scenario-registry.js'
 import { createSandboxServer } from '../server/create-sandbox-server.js'
 import { DataFileError } from '../server/data-file/read-data-file.js'
 import { formatLogLine } from '../server/format-log-line.js'
-import { CLI_HELP } from './cli-help.js'
+import { cliHelp } from './cli-help.js'
+import { loadConfigFile } from './load-config-file.js'
 import { CliUsageError, parseCliArgs } from './parse-cli-args.js'
+import { parseConfigFile } from './parse-config-file.js'
 import { showSeedProgress } from './seed-progress.js'
+import { resolveServeSettings, type ServeSettings } from './serve-settings.js'
 
 // The CLI only parses arguments and starts things (see docs/architecture.md).
 const fail = (code: 1 | 2, message: string): never => {
@@ -23,7 +27,7 @@ try {
 }
 
 if (command.kind === 'help') {
-  process.stdout.write(CLI_HELP)
+  process.stdout.write(cliHelp(BUILT_IN_SCENARIOS))
   process.exit(0)
 }
 if (command.kind === 'version') {
@@ -36,36 +40,43 @@ if (command.kind === 'version') {
   process.exit(0)
 }
 
-const {
-  port,
-  host,
-  quiet,
-  dataFile,
-  adminToken,
-  allowedHosts,
-  basePath,
-  seed,
-  pets,
-  scenario,
-  sessionTtlMs,
-  maxSessions,
-} = command
-const { store, storePrefix } = command
+// Precedence: flag > environment > config file > default.
+let settings: ServeSettings
+try {
+  const file =
+    command.configFile === undefined
+      ? {}
+      : parseConfigFile(await loadConfigFile(command.configFile), command.configFile)
+  settings = resolveServeSettings([command.settings, file])
+} catch (error) {
+  settings = fail(2, error instanceof Error ? error.message : String(error))
+}
+
+const { port, host, quiet, dataFile, adminToken, basePath, store } = settings
 // A large --pets count takes a while to seed: a progress line on a terminal.
-const seeded = showSeedProgress({ pets, seed, dataFile }, process.stderr)
+const seeded = showSeedProgress(
+  { pets: settings.pets, seed: settings.seed, dataFile },
+  process.stderr,
+)
 let app: ReturnType<typeof createSandboxServer>
 try {
   app = createSandboxServer({
-    seed,
-    pets,
-    scenario,
+    seed: settings.seed,
+    pets: settings.pets,
+    scenario: settings.scenario,
+    keys: settings.keys,
+    rateLimit: settings.rateLimit,
+    flaky: settings.flaky,
+    journalSize: settings.journalSize,
+    sessionTtlMs: settings.sessionTtlMs,
+    maxSessions: settings.maxSessions,
+    ...(settings.store === undefined
+      ? {}
+      : { store: { url: settings.store, prefix: settings.storePrefix } }),
     dataFile,
     adminToken,
-    allowedHosts,
+    allowedHosts: settings.allowedHosts,
     baseUrl: basePath,
-    sessionTtlMs,
-    maxSessions,
-    ...(store === undefined ? {} : { store: { url: store, prefix: storePrefix } }),
     onRequest: quiet ? undefined : (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
   })
 } catch (error) {
@@ -102,15 +113,25 @@ process.on('SIGINT', () => stop('SIGINT'))
 process.on('SIGTERM', () => stop('SIGTERM'))
 
 const api = `${address.url}${basePath?.replace(/\/$/, '') ?? '/v1'}`
-const keys = Object.entries(DEMO_KEYS)
-  .map(([key, plan]) => `    ${key.padEnd(20)} ${plan}`)
-  .join('\n')
+const ownPlans = Object.values(settings.keys).map((o) => (typeof o === 'string' ? o : o.plan))
+const keys = [
+  ...Object.entries(DEMO_KEYS).map(([key, plan]) => `    ${key.padEnd(20)} ${plan}`),
+  // The team's own keys are counted, not printed: start-up logs end up in CI output.
+  ...(ownPlans.length === 0
+    ? []
+    : [`    + ${ownPlans.length} configured (${ownPlans.join(', ')})`]),
+].join('\n')
+const scenarios = app.sandbox.scenario
+  .list()
+  .map((s) => s.name)
+  .join(', ')
 process.stdout.write(
   `petstore-sandbox serving ${api}
   Try:      curl -H "Authorization: Bearer sandbox-free" ${api}/pets
   Keys:
 ${keys}
   Scenario: ${store === undefined ? app.sandbox.scenario.get() : await (await app.sandbox.state.session('default')).sticky()} — per request ?__scenario=NAME or X-Sandbox-Scenario: NAME;
+            one of ${scenarios};
             sticky: curl -X PUT -H "Content-Type: application/json" -d '{"name":"slow"}' ${address.url}/__sandbox/scenario
   Control:  ${address.url}/__sandbox/${dataFile === undefined ? '' : `\n  Data:     ${dataFile}`}${store === undefined ? '' : `\n  Store:    ${store.replace(/\/\/[^@/]*@/, '//***@')} (shared state)`}
   Stop:     Ctrl+C

@@ -1,14 +1,40 @@
-/** The text of `petstore-sandbox --help`. */
-export const CLI_HELP = `Usage: petstore-sandbox [options]
+/** A scenario as the help lists it. */
+export interface HelpScenario {
+  name: string
+  description: string
+}
+
+// One line per scenario: the description up to a word boundary that fits.
+const shorten = (text: string, max: number): string => {
+  if (text.length <= max) return text
+  const cut = text.slice(0, max - 1)
+  return `${cut.slice(0, cut.lastIndexOf(' ')).replace(/[,;:.]$/, '')}…`
+}
+
+/**
+ * The text of `petstore-sandbox --help`, listing the scenarios of the
+ * registry it is given (the built-in ones), so the help never drifts from them.
+ *
+ * @example
+ * process.stdout.write(cliHelp(BUILT_IN_SCENARIOS))
+ */
+export const cliHelp = (scenarios: readonly HelpScenario[]): string => {
+  const width = Math.max(...scenarios.map((s) => s.name.length))
+  const list = scenarios
+    .map((s) => `  ${s.name.padEnd(width)}  ${shorten(s.description, 92 - width)}`)
+    .join('\n')
+  return `Usage: petstore-sandbox [options]
 
 Serves a sandbox of the Pet Store API on http://127.0.0.1:4010/v1.
 
 Options:
-  -p, --port N           port (env PORT; default 4010; 0 picks a free port)
+  -c, --config FILE      read settings from FILE (JSON, or a .js/.mjs module's default export)
+  -p, --port N           port (default 4010; 0 picks a free port)
       --host HOST        interface to listen on (default 127.0.0.1; 0.0.0.0 for every one)
       --seed N           faker seed of the seeded pets (same seed, same pets)
       --pets N           how many pets to seed (default 25)
       --scenario NAME    sticky scenario at start and after reset (default "default")
+      --key NAME=PLAN    add a key (repeatable); NAME=enterprise:PER_MIN:PER_DAY for custom limits
       --data FILE        keep the pets in FILE (created when absent; written on every change)
       --admin-token T    open the control API to callers sending "Authorization: Bearer T"
                          (env PETSTORE_SANDBOX_ADMIN_TOKEN keeps it out of the process list)
@@ -25,6 +51,15 @@ Options:
   -h, --help             this help
   -v, --version          the version
 
+Every flag has an environment variable: PETSTORE_SANDBOX_<FLAG> (PETSTORE_SANDBOX_PORT,
+PETSTORE_SANDBOX_BASE_PATH, PETSTORE_SANDBOX_KEY="a=pro,b=free", PETSTORE_SANDBOX_QUIET=1,
+PETSTORE_SANDBOX_CONFIG=FILE …); PORT works too. A flag wins over its environment variable,
+which wins over the config file, which wins over the default.
+
+Scenarios:
+${list}
+
 Control API: http://127.0.0.1:4010/__sandbox/ (see the README).
-Exit codes: 0 stopped by SIGINT/SIGTERM, 1 failed to start, 2 bad arguments.
+Exit codes: 0 stopped by SIGINT/SIGTERM, 1 failed to start, 2 bad arguments or config file.
 `
+}

@@ -1,4 +1,10 @@
 import { parseArgs } from 'node:util'
+import type { z } from 'zod'
+import type { KeyOption } from '../auth/key-registry.js'
+import { CliUsageError } from './cli-usage-error.js'
+import { KeyFlagError, parseKeyFlag } from './parse-key-flag.js'
+import type { ServeInput } from './serve-settings.js'
+import { parseDuration, SETTING_SCHEMAS } from './setting-schemas.js'
 
 /** What the command line asks for. */
 export type CliCommand =
@@ -6,36 +12,22 @@ export type CliCommand =
   | { kind: 'version' }
   | {
       kind: 'serve'
-      port: number
-      host: string
-      seed: number | undefined
-      pets: number | undefined
-      scenario: string | undefined
-      dataFile: string | undefined
-      adminToken: string | undefined
-      /** `--allowed-host`, repeatable; undefined when not given. */
-      allowedHosts?: string[] | undefined
-      basePath: string | undefined
-      /** Idle time before a session is dropped, in ms. */
-      sessionTtlMs: number | undefined
-      maxSessions: number | undefined
-      /** A Redis URL (issue 13): state shared by every instance started with it. */
-      store: string | undefined
-      storePrefix: string | undefined
-      quiet: boolean
+      /** The config file to read (`--config`, else `PETSTORE_SANDBOX_CONFIG`). */
+      configFile: string | undefined
+      /** What the flags set, over what the environment sets; the config file and defaults come later. */
+      settings: ServeInput
     }
 
-/** A bad flag or value: the CLI prints the message and exits with code 2. */
-export class CliUsageError extends Error {
-  override name = 'CliUsageError'
-}
+export { CliUsageError }
 
 const OPTIONS = {
+  config: { type: 'string', short: 'c' },
   port: { type: 'string', short: 'p' },
   host: { type: 'string' },
   seed: { type: 'string' },
   pets: { type: 'string' },
   scenario: { type: 'string' },
+  key: { type: 'string', multiple: true },
   data: { type: 'string' },
   'admin-token': { type: 'string' },
   'allowed-host': { type: 'string', multiple: true },
@@ -49,53 +41,155 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
 } as const
 
-const integer = (flag: string, text: string, min: number, max: number): number => {
-  if (!/^-?[0-9]+$/.test(text) || !Number.isSafeInteger(Number(text))) {
-    throw new CliUsageError(`Failed to read --${flag}: "${text}" is not a whole number.`)
-  }
-  const value = Number(text)
-  if (value < min || value > max) {
-    throw new CliUsageError(`Failed to read --${flag}: ${value} is not from ${min} to ${max}.`)
-  }
-  return value
+/** The environment variable of a flag: `--base-path` is `PETSTORE_SANDBOX_BASE_PATH`. */
+export const envNameOf = (flag: string): string =>
+  `PETSTORE_SANDBOX_${flag.toUpperCase().replaceAll('-', '_')}`
+
+type Env = Readonly<Record<string, string | undefined>>
+
+/** A value and where it came from, for messages. */
+interface Sourced {
+  text: string
+  label: string
 }
 
-const DURATION_UNITS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const
+// An empty environment variable counts as unset, as shells and CI files often leave them.
+const fromEnv = (env: Env, name: string): Sourced | undefined => {
+  const text = env[name]
+  return text === undefined || text === '' ? undefined : { text, label: name }
+}
 
-/** `90`, `90s`, `30m`, `2h` or `1500ms` (a bare number is seconds), from 1 s to 30 days. */
-const duration = (flag: string, text: string): number => {
-  const match = /^([0-9]{1,10})(ms|s|m|h)?$/.exec(text.trim())
-  const unit = (match?.[2] ?? 's') as keyof typeof DURATION_UNITS
-  const ms = match === null ? Number.NaN : Number(match[1]) * DURATION_UNITS[unit]
-  if (!(ms >= 1_000 && ms <= 30 * 86_400_000)) {
+const pick = (
+  flag: string,
+  value: string | undefined,
+  env: Env,
+  extraEnv: readonly string[] = [],
+): Sourced | undefined => {
+  if (value !== undefined) return { text: value, label: `--${flag}` }
+  for (const name of [envNameOf(flag), ...extraEnv]) {
+    const found = fromEnv(env, name)
+    if (found !== undefined) return found
+  }
+  return undefined
+}
+
+const check = <T>(schema: z.ZodType<T>, value: unknown, source: Sourced): T => {
+  const result = schema.safeParse(value)
+  if (result.success) return result.data
+  const reason = result.error.issues[0]?.message ?? 'is invalid'
+  throw new CliUsageError(`Failed to read ${source.label}: "${source.text}" ${reason}.`)
+}
+
+const readInteger = (source: Sourced | undefined, schema: z.ZodType<number>) => {
+  if (source === undefined) return undefined
+  if (!/^-?[0-9]+$/.test(source.text))
     throw new CliUsageError(
-      `Failed to read --${flag}: "${text}" is not a duration from 1s to 720h (write 90, 90s, 30m or 2h).`,
+      `Failed to read ${source.label}: "${source.text}" is not a whole number.`,
     )
-  }
-  return ms
+  return check(schema, Number(source.text), source)
 }
 
-const nonEmpty = (flag: string, text: string | undefined): string | undefined => {
-  if (text !== undefined && text.trim() === '')
-    throw new CliUsageError(`Failed to read --${flag}: the value is empty.`)
-  return text
+const readText = (source: Sourced | undefined, schema: z.ZodType<string>) => {
+  if (source === undefined) return undefined
+  if (source.text.trim() === '')
+    throw new CliUsageError(`Failed to read ${source.label}: the value is empty.`)
+  return check(schema, source.text, source)
+}
+
+const readDuration = (source: Sourced | undefined, schema: z.ZodType<number>) =>
+  source === undefined ? undefined : check(schema, parseDuration(source.text), source)
+
+// Repeatable: the flags, else the environment variable's list (commas or spaces).
+const readList = (
+  flag: string,
+  values: readonly string[] | undefined,
+  env: Env,
+  schema: z.ZodType<string>,
+): string[] | undefined => {
+  const envName = envNameOf(flag)
+  const fromFlags = values?.map((text) => ({ text, label: `--${flag}` }))
+  const fromVariable = fromEnv(env, envName)
+    ?.text.split(/[\s,]+/)
+    .filter((part) => part !== '')
+    .map((text) => ({ text, label: envName }))
+  const sources = fromFlags ?? fromVariable
+  return sources?.map((source) => check(schema, source.text, source))
+}
+
+const readBoolean = (flagSet: boolean, env: Env, name: string): boolean | undefined => {
+  if (flagSet) return true
+  const source = fromEnv(env, name)
+  if (source === undefined) return undefined
+  if (/^(1|true|yes|on)$/i.test(source.text)) return true
+  if (/^(0|false|no|off)$/i.test(source.text)) return false
+  throw new CliUsageError(`Failed to read ${name}: "${source.text}" is not true or false (1 or 0).`)
+}
+
+const readKeys = (
+  flags: readonly string[] | undefined,
+  env: Env,
+): Record<string, KeyOption> | undefined => {
+  const envName = envNameOf('key')
+  const envKeys = fromEnv(env, envName)
+  const sources: Sourced[] = [
+    ...(envKeys?.text
+      .split(/[\s,]+/)
+      .filter((part) => part !== '')
+      .map((text) => ({ text, label: envName })) ?? []),
+    // After the environment's, so that a flag replaces a key of the same name.
+    ...(flags ?? []).map((text) => ({ text, label: '--key' })),
+  ]
+  if (sources.length === 0) return undefined
+  const keys: Record<string, KeyOption> = {}
+  for (const source of sources) {
+    try {
+      const [name, option] = parseKeyFlag(source.text)
+      keys[name] = option
+    } catch (error) {
+      if (!(error instanceof KeyFlagError)) throw error
+      throw new CliUsageError(`Failed to read ${source.label}: ${error.message}.`)
+    }
+  }
+  return keys
+}
+
+// node:util's parseArgs takes "-1" after "--port" for an option, not a value;
+// "--port -1" must read as "--port=-1", so that both get the same message.
+const VALUE_FLAGS = new Set(
+  Object.entries(OPTIONS).flatMap(([name, option]) =>
+    option.type === 'string'
+      ? [`--${name}`, ...('short' in option ? [`-${option.short}`] : [])]
+      : [],
+  ),
+)
+const joinNegativeValues = (args: readonly string[]): string[] => {
+  const joined: string[] = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? ''
+    const next = args[i + 1]
+    if (VALUE_FLAGS.has(arg) && next !== undefined && /^-[0-9]/.test(next)) {
+      joined.push(`${arg}=${next}`)
+      i++
+    } else joined.push(arg)
+  }
+  return joined
 }
 
 /**
  * Parses the CLI's arguments (without `node` and the script) and the
- * environment (`PORT`). Pure: throws CliUsageError for a bad flag or value.
+ * environment: `PETSTORE_SANDBOX_<FLAG>` for every flag, and `PORT`. A flag
+ * wins over its environment variable. Pure: throws CliUsageError for a bad
+ * flag or value.
  *
  * @example
- * parseCliArgs(['--port', '0', '--quiet'], {}) // { kind: 'serve', port: 0, quiet: true, ... }
+ * parseCliArgs(['--port', '0', '--key', 'team=pro'], { PETSTORE_SANDBOX_SEED: '7' })
+ * // { kind: 'serve', configFile: undefined, settings: { port: 0, seed: 7, keys: { team: 'pro' } } }
  */
-export const parseCliArgs = (
-  args: readonly string[],
-  env: Readonly<Record<string, string | undefined>> = {},
-): CliCommand => {
+export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand => {
   let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values']
   try {
     ;({ values } = parseArgs({
-      args: [...args],
+      args: joinNegativeValues(args),
       options: OPTIONS,
       strict: true,
       allowPositionals: false,
@@ -106,76 +200,29 @@ export const parseCliArgs = (
   }
   if (values.help === true) return { kind: 'help' }
   if (values.version === true) return { kind: 'version' }
-  const portText = values.port ?? (env.PORT === '' ? undefined : env.PORT)
-  // The environment keeps the token out of the process list; the flag wins when both are set.
-  const tokenFrom =
-    values['admin-token'] === undefined && (env.PETSTORE_SANDBOX_ADMIN_TOKEN ?? '') !== ''
-      ? 'admin-token (PETSTORE_SANDBOX_ADMIN_TOKEN)'
-      : 'admin-token'
-  const adminToken = nonEmpty(
-    tokenFrom,
-    values['admin-token'] ?? (env.PETSTORE_SANDBOX_ADMIN_TOKEN || undefined),
-  )
-  if (adminToken !== undefined && !/^[A-Za-z0-9\-._~+/]+=*$/.test(adminToken)) {
-    throw new CliUsageError(
-      `Failed to read --${tokenFrom}: use letters, digits and - . _ ~ + / only (it is sent as a bearer token).`,
-    )
+  const s = SETTING_SCHEMAS
+  const settings: ServeInput = {
+    port: readInteger(pick('port', values.port, env, ['PORT']), s.port),
+    host: readText(pick('host', values.host, env), s.host),
+    seed: readInteger(pick('seed', values.seed, env), s.seed),
+    pets: readInteger(pick('pets', values.pets, env), s.pets),
+    scenario: readText(pick('scenario', values.scenario, env), s.scenario),
+    dataFile: readText(pick('data', values.data, env), s.data),
+    adminToken: readText(pick('admin-token', values['admin-token'], env), s.adminToken),
+    allowedHosts: readList('allowed-host', values['allowed-host'], env, s.allowedHost),
+    basePath: readText(pick('base-path', values['base-path'], env), s.basePath),
+    sessionTtlMs: readDuration(pick('session-ttl', values['session-ttl'], env), s.sessionTtlMs),
+    maxSessions: readInteger(pick('max-sessions', values['max-sessions'], env), s.maxSessions),
+    store: readText(pick('store', values.store, env), s.store),
+    storePrefix: readText(pick('store-prefix', values['store-prefix'], env), s.storePrefix),
+    quiet: readBoolean(values.quiet === true, env, envNameOf('quiet')),
+    keys: readKeys(values.key, env),
   }
-  const allowedHosts = values['allowed-host']
-  for (const name of allowedHosts ?? []) {
-    if (!/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)$/.test(name)) {
-      throw new CliUsageError(
-        `Failed to read --allowed-host: "${name}" is not a host name or address (no scheme, port or path).`,
-      )
-    }
-  }
-  const basePath = nonEmpty('base-path', values['base-path'])
-  if (basePath !== undefined && !/^(\/[A-Za-z0-9._~-]+)+\/?$/.test(basePath)) {
-    throw new CliUsageError(`Failed to read --base-path: "${basePath}" is not a path such as /v1.`)
-  }
-  // Issue 13: --store (env PETSTORE_SANDBOX_STORE), a Redis URL.
-  const store =
-    nonEmpty('store', values.store) ??
-    (env.PETSTORE_SANDBOX_STORE === '' ? undefined : env.PETSTORE_SANDBOX_STORE)
-  if (store !== undefined && !/^rediss?:\/\/[^/?#\s]+(\/[0-9]{1,2})?\/?$/.test(store)) {
-    throw new CliUsageError(
-      `Failed to read --store${values.store === undefined ? ' (PETSTORE_SANDBOX_STORE)' : ''}: "${store}" is not a Redis URL such as redis://127.0.0.1:6379/0.`,
-    )
-  }
-  const storePrefix = nonEmpty('store-prefix', values['store-prefix'])
-  if (storePrefix !== undefined && store === undefined)
-    throw new CliUsageError('Failed to read --store-prefix: it needs --store.')
-  if (store !== undefined && values.data !== undefined)
-    throw new CliUsageError(
-      'Failed to read --data: a data file and --store cannot be combined (Redis keeps the pets).',
-    )
+  for (const name of Object.keys(settings) as (keyof ServeInput)[])
+    if (settings[name] === undefined) delete settings[name]
   return {
     kind: 'serve',
-    port:
-      portText === undefined
-        ? 4010
-        : integer(values.port === undefined ? 'port (PORT)' : 'port', portText, 0, 65_535),
-    host: nonEmpty('host', values.host) ?? '127.0.0.1',
-    seed:
-      values.seed === undefined
-        ? undefined
-        : integer('seed', values.seed, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
-    pets: values.pets === undefined ? undefined : integer('pets', values.pets, 0, 1_000_000),
-    scenario: nonEmpty('scenario', values.scenario),
-    dataFile: nonEmpty('data', values.data),
-    adminToken,
-    allowedHosts,
-    basePath,
-    sessionTtlMs:
-      values['session-ttl'] === undefined
-        ? undefined
-        : duration('session-ttl', values['session-ttl']),
-    maxSessions:
-      values['max-sessions'] === undefined
-        ? undefined
-        : integer('max-sessions', values['max-sessions'], 1, 1_000_000),
-    store,
-    storePrefix,
-    quiet: values.quiet === true,
+    configFile: readText(pick('config', values.config, env), s.data),
+    settings,
   }
 }

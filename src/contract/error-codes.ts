@@ -32,6 +32,7 @@ export const ERROR_CODES = {
   forbidden: 403,
   unknown_plan: 400,
   key_not_found: 404,
+  key_exists: 409,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

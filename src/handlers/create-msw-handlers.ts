@@ -1,14 +1,17 @@
 // The root entry: msw 2 and 3 (the peer range) both export `http` there. The standalone
 // server never loads this file (it uses createSandboxCore), so its start-up pays nothing.
-import { type HttpHandler, http } from 'msw'
+import { type HttpHandler, http, type RequestHandler } from 'msw'
 import { LIMITS } from '../contract/limits.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { HandleOptions } from '../pipeline/handle-request.js'
 
 export interface MswHandlersOptions {
-  handle: (request: SandboxRequest) => Promise<SandboxResponse | null>
+  handle: (request: SandboxRequest, options?: HandleOptions) => Promise<SandboxResponse | null>
   basePath: string
   /** Restrict to one origin; undefined matches any origin. */
   origin: string | undefined
+  /** The user's own handlers, for paths the contract does not define (under the base path too). */
+  handlers?: readonly RequestHandler[] | undefined
 }
 
 // setTimeout is looked up at each call, so vitest's fake timers control the delay.
@@ -65,15 +68,24 @@ export const toMswResponse = async (
 }
 
 /**
- * The MSW adapter over the core: one catch-all handler below the base path.
- * Requests outside it fall through to the next handler.
+ * The MSW adapter over the core: a catch-all handler below the base path.
+ * Requests outside it fall through to the next handler. With the user's own
+ * handlers, the order is: the sandbox for the contract's routes, then the
+ * user's handlers (for every other path, under the base path too), then the
+ * sandbox's answer for what nobody took (401, 429 or 404 route_not_found).
  */
-export const createMswHandlers = (options: MswHandlersOptions): HttpHandler[] => {
-  const resolver = async ({ request }: { request: Request }) => {
-    const response = await options.handle(await toSandboxRequest(request))
-    return response === null ? undefined : toMswResponse(response, request.method)
-  }
-  return [http.all(matchBasePath(options.origin, options.basePath), resolver)]
+export const createMswHandlers = (options: MswHandlersOptions): RequestHandler[] => {
+  const own = options.handlers ?? []
+  const catchAll = (handleOptions: HandleOptions): HttpHandler =>
+    http.all(matchBasePath(options.origin, options.basePath), async ({ request }) => {
+      // MSW hands every handler the same Request: when the user's handlers may
+      // come next, read a clone and leave them the body.
+      const readable = handleOptions.passUnknownRoutes === true ? request.clone() : request
+      const response = await options.handle(await toSandboxRequest(readable), handleOptions)
+      return response === null ? undefined : toMswResponse(response, request.method)
+    })
+  if (own.length === 0) return [catchAll({})]
+  return [catchAll({ passUnknownRoutes: true }), ...own, catchAll({})]
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')

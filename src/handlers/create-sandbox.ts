@@ -1,12 +1,24 @@
-import type { HttpHandler } from 'msw'
+import type { RequestHandler } from 'msw'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import type { SandboxOptions } from '../sandbox/sandbox-options.js'
 import { createMswHandlers } from './create-msw-handlers.js'
 
+/** Options of `createSandbox`: the core's options and your own MSW handlers. */
+export interface CreateSandboxOptions extends SandboxOptions {
+  /**
+   * Your own MSW handlers, for paths the contract does not define, under the
+   * base path too (`http.get('*\/v1/categories', …)`). They run after the
+   * sandbox has passed on a path it has no route for, and before its 404
+   * `route_not_found`. To override a contract route, put a handler before
+   * `sandbox.handlers` (or `server.use()` it) instead.
+   */
+  handlers?: readonly RequestHandler[]
+}
+
 /** A running sandbox: MSW handlers, the runtime-free core, and its controls. */
 export interface Sandbox extends SandboxCore {
-  /** MSW request handlers for `setupServer(...)` / `setupWorker(...)`. */
-  readonly handlers: HttpHandler[]
+  /** MSW request handlers for `setupServer(...)` / `setupWorker(...)`, your `handlers` option included. */
+  readonly handlers: RequestHandler[]
 }
 
 /**
@@ -14,15 +26,24 @@ export interface Sandbox extends SandboxCore {
  *
  * @example
  * import { setupServer } from 'msw/node'
- * const sandbox = createSandbox({ seed: 1 })
+ * const sandbox = createSandbox({ seed: 1, handlers: [http.get('*\/v1/categories', () => HttpResponse.json([]))] })
  * const server = setupServer(...sandbox.handlers)
  */
-export const createSandbox = (options: SandboxOptions = {}): Sandbox => {
-  const core = createSandboxCore(options)
+export const createSandbox = (options: CreateSandboxOptions = {}): Sandbox => {
+  const { handlers: own, ...coreOptions } = Object(options) as CreateSandboxOptions
+  if (own !== undefined && !Array.isArray(own))
+    throw new TypeError(
+      `Failed to create the sandbox: handlers must be an array of MSW handlers, got ${typeof own}.`,
+    )
+  // Options that are not an object go to the core as they are: it refuses them with its own message.
+  const core = createSandboxCore(
+    typeof options === 'object' && options !== null ? coreOptions : options,
+  )
   const handlers = createMswHandlers({
     handle: core.handle,
     basePath: core.basePath,
     origin: core.origin,
+    handlers: own,
   })
   // Object.assign keeps the core's getters (ready, db.pets) live.
   return Object.assign(core, { handlers })

@@ -3,6 +3,7 @@ import { ApiError } from '../http/api-error.js'
 import { internalError } from '../http/errors.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { JournalEntry } from '../journal/journal.js'
+import { API_ROUTER } from '../operations/routes.js'
 import { DEFAULT_SESSION, type SessionState } from '../state/sandbox-state.js'
 import { STALE_RETRIES, StaleStateError } from '../state/stale-state.js'
 import { admit, peekQuota } from './admit.js'
@@ -22,12 +23,22 @@ export interface HandleOptions {
    * user's own handlers (default false: 404 `route_not_found` after the checks).
    */
   passUnknownRoutes?: boolean
+  /** Appended to the 404 for the bare base path (`/v1`): the server names its dashboard and OpenAPI document. */
+  basePathHint?: string
 }
 
 /** An answered request: the response and its journal entry. */
 export interface Answer {
   response: SandboxResponse
   entry: JournalEntry
+}
+
+// The bare base path is where people start exploring: its 404 names the routes (issue 15).
+const bareBasePathHint = (ctx: PipelineContext, options: HandleOptions): string => {
+  const base = ctx.settings.basePath
+  const routes = API_ROUTER.routes().map((r) => `${base}${r.template}`)
+  const more = options.basePathHint === undefined ? '' : ` ${options.basePathHint}`
+  return ` The API's routes: ${routes.join(', ')}.${more}`
 }
 
 const toResponse = (ctx: PipelineContext, error: unknown): SandboxResponse => {
@@ -93,7 +104,12 @@ export const handleRequest = async (
       requireKey(caller)
       scenario = scenarioName(url, request.headers, scenario)
       const selected = selectScenario(ctx.scenarios, scenario)
-      const { operation, params } = route(match, request.method, url.pathname)
+      const { operation, params } = route(
+        match,
+        request.method,
+        url.pathname,
+        path === '' || path === '/' ? bareBasePathHint(ctx, options) : '',
+      )
       response = await run(ctx, {
         request,
         url,

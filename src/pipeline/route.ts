@@ -41,8 +41,9 @@ export const route = (
   match: RouterResult<Operation>,
   method: string,
   pathname: string,
+  notFoundHint = '',
 ): { operation: Operation; params: Record<string, string> } => {
-  if (match.kind === 'not-found') throw routeNotFound(pathname)
+  if (match.kind === 'not-found') throw routeNotFound(pathname, notFoundHint)
   if (match.kind === 'method-not-allowed')
     throw methodNotAllowed(method, pathname, allowedMethods(match.allow))
   return { operation: match.value, params: match.params }

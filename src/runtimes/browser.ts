@@ -4,10 +4,13 @@ import {
   persistSandbox,
   type SandboxPersistence,
 } from '../extensions/persist.js'
-import { createSandbox, type Sandbox } from '../handlers/create-sandbox.js'
-import type { SandboxOptions } from '../sandbox/sandbox-options.js'
+import {
+  type CreateSandboxOptions,
+  createSandbox,
+  type Sandbox,
+} from '../handlers/create-sandbox.js'
 
-export interface BrowserSandboxOptions extends SandboxOptions {
+export interface BrowserSandboxOptions extends CreateSandboxOptions {
   /** Where the worker script is served (default `/mockServiceWorker.js`, from `npx msw init public/ --save`). */
   serviceWorker?: { url?: string; options?: RegistrationOptions }
   /** What MSW does with requests no handler answers (default `bypass`: the page's own files load as usual). */
@@ -89,8 +92,9 @@ export const startSandbox = async (
     try {
       browserSandbox.scenario.set(urlScenario)
     } catch (error) {
-      // The page should still render: say why the flag did nothing.
-      console.error(`[petstore-sandbox] ?${scenarioParam}=${urlScenario}:`, error)
+      // The page should still render: say why the flag did nothing, in one line without a stack.
+      const reason = error instanceof Error ? error.message : String(error)
+      console.warn(`[petstore-sandbox] ?${scenarioParam}=${urlScenario} ignored: ${reason}`)
     }
   }
 

@@ -1,8 +1,11 @@
 import { type SetupServer, setupServer } from 'msw/node'
-import { createSandbox, type Sandbox } from '../handlers/create-sandbox.js'
-import type { SandboxOptions } from '../sandbox/sandbox-options.js'
+import {
+  type CreateSandboxOptions,
+  createSandbox,
+  type Sandbox,
+} from '../handlers/create-sandbox.js'
 
-export interface NodeSandboxOptions extends SandboxOptions {
+export interface NodeSandboxOptions extends CreateSandboxOptions {
   /** What MSW does with requests no handler answers (default `error`: a test must not reach the network by accident). */
   onUnhandledRequest?: 'bypass' | 'warn' | 'error'
 }

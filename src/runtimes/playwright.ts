@@ -1,4 +1,5 @@
-import type { TransportFault } from '../http/types.js'
+import type { RequestHandler } from 'msw'
+import type { SandboxRequest, TransportFault } from '../http/types.js'
 import { belowBasePath } from '../pipeline/locate.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import type { SandboxOptions } from '../sandbox/sandbox-options.js'
@@ -33,7 +34,13 @@ export interface RouteTarget {
   unroute(url: UrlMatcher, handler?: (route: RouteLike) => Promise<void>): Promise<unknown>
 }
 
-export type PlaywrightSandboxOptions = SandboxOptions
+export interface PlaywrightSandboxOptions extends SandboxOptions {
+  /**
+   * Your own MSW handlers, for paths under the base path that the contract
+   * does not define (msw is loaded only when you pass some).
+   */
+  handlers?: readonly RequestHandler[]
+}
 
 /** A sandbox answering a Playwright page's (or context's) requests from the test process. */
 export interface PlaywrightSandbox extends SandboxCore {
@@ -49,12 +56,51 @@ const ABORT_CODES: Readonly<Record<TransportFault, string>> = {
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
+type Fulfilment = Parameters<RouteLike['fulfill']>[0]
+
+/**
+ * Offers a request the sandbox has no route for to the user's own MSW
+ * handlers (msw is loaded only when there are some). Resolves undefined when
+ * none answers, 'failed' for `HttpResponse.error()`.
+ */
+const answerWithOwnHandlers = async (
+  handlers: readonly RequestHandler[],
+  request: SandboxRequest,
+): Promise<Fulfilment | 'failed' | undefined> => {
+  const { getResponse } = await import('msw')
+  const response = await getResponse(
+    [...handlers],
+    new Request(request.url, {
+      method: request.method,
+      headers: Object.entries(request.headers).filter(
+        (entry): entry is [string, string] => entry[1] !== undefined,
+      ),
+      body:
+        request.method === 'GET' || request.method === 'HEAD' || request.body === null
+          ? null
+          : new Uint8Array(request.body),
+    }),
+  )
+  if (response === undefined) return undefined
+  if (response.type === 'error') return 'failed'
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    body: await response.text(),
+  }
+}
+
 /**
  * Gives a Playwright page (or a whole browser context) the sandbox at the
  * network layer, without a service worker: requests to the API are routed
  * into the sandbox, which answers them in the test process. Returns the
  * sandbox, so the test holds the controls. Cross-origin requests get the CORS
  * headers the standalone server would send.
+ *
+ * Your own handlers: MSW handlers in the `handlers` option answer paths the
+ * contract does not define (msw is loaded only then); a `page.route()` you
+ * add after `installSandbox` runs first for any path (Playwright runs the
+ * newest route first) and can `route.fallback()` to the sandbox.
  *
  * @example
  * const sandbox = await installSandbox(page, { baseUrl: 'https://api.example.test/v1' })
@@ -65,7 +111,10 @@ export const installSandbox = async (
   target: RouteTarget,
   options: PlaywrightSandboxOptions = {},
 ): Promise<PlaywrightSandbox> => {
-  const sandbox = createSandboxCore(options)
+  const { handlers: own = [], ...coreOptions } = Object(options) as PlaywrightSandboxOptions
+  const sandbox = createSandboxCore(
+    typeof options === 'object' && options !== null ? coreOptions : options,
+  )
   const matches: UrlMatcher = (candidate) =>
     (sandbox.origin === undefined || candidate.origin === sandbox.origin) &&
     belowBasePath(candidate.pathname, sandbox.basePath) !== undefined
@@ -86,12 +135,29 @@ export const installSandbox = async (
       return
     }
     const body = request.postDataBuffer()
-    const response = await sandbox.handle({
+    const sandboxRequest = {
       method,
       url,
       headers,
       body: body === null ? null : new Uint8Array(body),
-    })
+    }
+    let response = await sandbox.handle(sandboxRequest, { passUnknownRoutes: own.length > 0 })
+    if (response === null && own.length > 0) {
+      // A path the contract does not define: the user's handlers first, then the sandbox's 404.
+      const mine = await answerWithOwnHandlers(own, sandboxRequest)
+      if (mine === 'failed') {
+        await route.abort('failed')
+        return
+      }
+      if (mine !== undefined) {
+        await route.fulfill({
+          ...mine,
+          headers: { ...mine.headers, ...crossOriginHeaders({ origin, url }) },
+        })
+        return
+      }
+      response = await sandbox.handle(sandboxRequest)
+    }
     if (response === null) {
       await route.fallback()
       return

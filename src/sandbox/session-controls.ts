@@ -3,6 +3,7 @@ import type { SandboxClock } from '../clock/clock.js'
 import type { PetStore } from '../db/pet-store.js'
 import { ApiError } from '../http/api-error.js'
 import type { JournalEntry } from '../journal/journal.js'
+import { type Har, type ToHarOptions, toHAR } from '../journal/to-har.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { MemorySessionState, MemoryState } from '../state/memory-state.js'
@@ -46,6 +47,8 @@ export interface SessionControls {
   readonly journal: {
     list(): JournalEntry[]
     clear(): void
+    /** The journal as an HTTP Archive (HAR 1.2) for browser devtools and Playwright's `routeFromHAR`. */
+    toHAR(options?: ToHarOptions): Har
   }
   /** The session's own pets (the store of the default scenario). */
   readonly db: { readonly pets: PetStore }
@@ -112,6 +115,7 @@ export const createSessionControls = (input: {
     journal: {
       list: () => resolve().listJournal(),
       clear: () => resolve().clearJournal(),
+      toHAR: (options) => toHAR(resolve().listJournal(), options),
     },
     db: {
       get pets() {

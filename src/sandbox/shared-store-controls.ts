@@ -69,6 +69,8 @@ export const createSharedStoreControls = (input: {
     journal: {
       list: () => refuse('list the journal'),
       clear: () => refuse('clear the journal'),
+      // GET /__sandbox/requests.har reads the journal through the state seam instead.
+      toHAR: () => refuse('export the journal as HAR'),
     },
     db: {
       // Read-only, as last read by this instance (the dashboard's list).

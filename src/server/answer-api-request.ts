@@ -19,13 +19,17 @@ export interface ApiAnswerContext {
 export interface AnswerOptions {
   /** The request target to use instead of `req.url` (express's `originalUrl` under a mount path). */
   path?: string | undefined
-  /** The body, when something before us has read the stream already. */
-  body?: Uint8Array | undefined
+  /** The body, when something before us has read the stream already (null: it had none). */
+  body?: Uint8Array | null | undefined
+  /** Resolve false, before authentication, for a path no API route matches (the user's handlers come next). */
+  passUnknownRoutes?: boolean | undefined
+  /** Appended to the 404 for the bare base path (the server's dashboard and OpenAPI document). */
+  basePathHint?: string | undefined
 }
 
 // The core reads only the length of an oversized body, so one shared buffer
 // of cap + 1 bytes stands for every body that was refused without reading it.
-const OVERSIZED = new Uint8Array(LIMITS.maxBodyBytes + 1)
+export const OVERSIZED = new Uint8Array(LIMITS.maxBodyBytes + 1)
 
 /**
  * Answers a request below the API's base path through the core, without
@@ -46,7 +50,7 @@ export const answerApiRequest = async (
   if (url === undefined) return false
   const read: BodyReadResult =
     options.body !== undefined
-      ? options.body.byteLength > LIMITS.maxBodyBytes
+      ? options.body !== null && options.body.byteLength > LIMITS.maxBodyBytes
         ? { kind: 'too-large' }
         : { kind: 'body', body: options.body }
       : await readRequestBody(req, LIMITS.maxBodyBytes)
@@ -57,6 +61,10 @@ export const answerApiRequest = async (
   const tooLarge = read.kind === 'too-large'
   const answer = await ctx.sandbox.answer(
     buildSandboxRequest(req, { url, body: tooLarge ? OVERSIZED : read.body }),
+    {
+      passUnknownRoutes: options.passUnknownRoutes === true && !tooLarge,
+      ...(options.basePathHint === undefined ? {} : { basePathHint: options.basePathHint }),
+    },
   )
   if (answer === null) return false
   const { response, entry } = answer

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestHandler } from 'msw'
 import { LIMITS } from '../contract/limits.js'
 import { ApiError } from '../http/api-error.js'
-import { readRequestBody } from './read-request-body.js'
+import { type BodyReadResult, readRequestBody } from './read-request-body.js'
 import { writeNow } from './write-sandbox-response.js'
 
 const toHeaders = (req: IncomingMessage): Headers => {
@@ -22,15 +22,21 @@ const toHeaders = (req: IncomingMessage): Headers => {
  *
  * @example
  * if (!(await answerWithMswHandlers(handlers, req, res, url))) answerNotFound(res)
+ *
+ * `preRead` is the request body when the caller has read it already.
  */
 export const answerWithMswHandlers = async (
   handlers: readonly RequestHandler[],
   req: IncomingMessage,
   res: ServerResponse,
   url: string,
+  preRead?: Uint8Array | null,
 ): Promise<boolean> => {
   const { getResponse } = await import('msw')
-  const read = await readRequestBody(req, LIMITS.maxBodyBytes)
+  const read: BodyReadResult =
+    preRead !== undefined
+      ? { kind: 'body', body: preRead }
+      : await readRequestBody(req, LIMITS.maxBodyBytes)
   if (read.kind === 'aborted') {
     req.socket.destroy()
     return true

@@ -7,6 +7,7 @@ import { internalError, routeNotFound } from '../http/errors.js'
 import type { JournalEntry } from '../journal/journal.js'
 import { belowBasePath } from '../pipeline/locate.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
+import { answerApiOrOwnHandlers } from './answer-api-or-own-handlers.js'
 import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js'
 import { answerWithMswHandlers } from './answer-with-msw-handlers.js'
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
@@ -21,6 +22,7 @@ import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-f
 import { describeRequest } from './describe-request.js'
 import { handleClientError, markAnswered, writeErrorAndClose } from './handle-client-error.js'
 import { SERVER_LIMITS } from './server-limits.js'
+import { answerServerIndex, describeLinks, serverLinks } from './server-links.js'
 // Issue 13: makes the `store` option (Redis) available to the sandboxes this module creates.
 import './redis-store.js'
 import type { SandboxServerOptions } from './server-options.js'
@@ -125,11 +127,21 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
       return
     }
     if (applyCors(req, res)) return
-    if (belowBasePath(path, basePath) !== undefined && (await answerApiRequest(api, req, res)))
-      return
-    const url = requestUrl(req, requestOrigin(req, fallbackHost))
-    if (url !== undefined && handlers.length > 0) {
+    const origin = requestOrigin(req, fallbackHost)
+    const url = requestUrl(req, origin)
+    const links = serverLinks(origin, basePath)
+    if (belowBasePath(path, basePath) !== undefined) {
+      const basePathHint = describeLinks(links)
+      if (handlers.length === 0 || url === undefined) {
+        if (await answerApiRequest(api, req, res, { basePathHint })) return
+      } else if (await answerApiOrOwnHandlers({ api, handlers, req, res, url, basePathHint }))
+        return
+    } else if (url !== undefined && handlers.length > 0) {
       if (await answerWithMswHandlers(handlers, req, res, url)) return
+    }
+    if (path === '/') {
+      writeNow(res, answerServerIndex(req.method ?? 'GET', links))
+      return
     }
     writeNow(res, routeNotFound(path).toResponse())
   }

@@ -14,7 +14,11 @@ export interface SandboxServerOptions extends SandboxOptions {
   allowedHosts?: readonly string[]
   /** Keep the pets in this JSON file (created when absent). See the README's "Persistence". */
   dataFile?: string
-  /** Extra MSW handlers for paths outside the API and the control API. */
+  /**
+   * Your own MSW handlers: for paths outside the API and the control API, and
+   * for paths under the base path that the contract does not define (a path
+   * nobody answers is still 404 `route_not_found`).
+   */
   handlers?: readonly RequestHandler[]
   /** CORS options for the `cors` package, or false to send no CORS headers (default: contract §11). */
   cors?: CorsOptions | false

@@ -12,6 +12,8 @@ describe('the CLI', () => {
     const run = spawnCli(['--help'])
     expect(await run.exited).toBe(0)
     for (const flag of [
+      '--config',
+      '--key',
       '--port',
       '--host',
       '--seed',
@@ -37,6 +39,9 @@ describe('the CLI', () => {
     [['--bogus']],
     [['--port', 'abc']],
     [['--port', '70000']],
+    [['--port', '-1']],
+    [['--key', 'team=gold']],
+    [['--config', '/nonexistent/petstore-sandbox.json']],
     [['--pets', '-1']],
     [['--seed', '1.5']],
     [['--base-path', 'v1']],
@@ -74,6 +79,7 @@ describe('the CLI', () => {
     expect(banner).toContain(`${origin}/api/v1`)
     expect(banner).toContain('sandbox-enterprise')
     expect(banner).toContain('__scenario=NAME')
+    expect(banner).toContain('default, empty, paginated, rate-limited')
     const response = await fetch(`${origin}/api/v1/pets?limit=5`, {
       headers: { authorization: 'Bearer sandbox-pro' },
     })
@@ -92,6 +98,66 @@ describe('the CLI', () => {
     expect(lines).toHaveLength(2)
     expect(lines[0]).toMatch(/GET +\/api\/v1\/pets\?limit=5 +200 +[0-9.]+ms empty +pro +default$/)
     expect(lines.join('\n')).not.toContain('sandbox-pro')
+  })
+
+  it('starts with the keys, seed and scenario of a config file, a --key and an environment variable, the flag winning', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-cli-'))
+    const config = join(dir, 'sandbox.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        seed: 7,
+        pets: 4,
+        scenario: 'empty',
+        quiet: true,
+        data: 'pets.json',
+        keys: { 'team-key': 'pro', 'big-co': { plan: 'enterprise', perMinute: 2, perDay: 100 } },
+      }),
+    )
+    const run = spawnCli(['--config', config, '--port', '0', '--scenario', 'default'], {
+      PETSTORE_SANDBOX_KEY: 'ci-key=business',
+      PETSTORE_SANDBOX_PETS: '3',
+    })
+    const origin = await serverOrigin(run)
+    expect(run.stdout()).toContain('+ 3 configured (pro, enterprise, business)')
+    const list = async (key: string) =>
+      fetch(`${origin}/v1/pets`, { headers: { authorization: `Bearer ${key}` } })
+    const team = await list('team-key')
+    expect(team.headers.get('x-ratelimit-limit')).toBe('300')
+    // The environment's pets (3) over the file's (4); the flag's scenario over the file's.
+    expect(((await team.json()) as unknown[]).length).toBe(3)
+    expect((await list('ci-key')).headers.get('x-ratelimit-limit')).toBe('1000')
+    expect((await list('big-co')).headers.get('x-ratelimit-limit')).toBe('2')
+    expect((await list('big-co')).status).toBe(200)
+    expect((await list('big-co')).status).toBe(429)
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toBe(0)
+    // quiet from the file; data resolved next to the file.
+    expect(run.stdout()).not.toContain('/v1/pets ')
+    expect(JSON.parse(readFileSync(join(dir, 'pets.json'), 'utf8')).pets).toHaveLength(3)
+  })
+
+  it('exits 2 naming the field for a config file that breaks its schema', async () => {
+    const config = join(mkdtempSync(join(tmpdir(), 'petstore-cli-')), 'sandbox.json')
+    writeFileSync(config, JSON.stringify({ keys: { team: { plan: 'enterprise', perDay: -1 } } }))
+    const run = spawnCli(['--config', config])
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toContain(
+      `Failed to read the config file ${config}: keys.team.perDay must be a whole number >= 1`,
+    )
+  })
+
+  it('reads a .mjs config file through its default export', async () => {
+    const config = join(mkdtempSync(join(tmpdir(), 'petstore-cli-')), 'sandbox.config.mjs')
+    writeFileSync(config, "export default { quiet: true, keys: { 'mjs-key': 'business' } }\n")
+    const run = spawnCli(['--port', '0'], { PETSTORE_SANDBOX_CONFIG: config })
+    const origin = await serverOrigin(run)
+    const response = await fetch(`${origin}/v1/pets`, {
+      headers: { authorization: 'Bearer mjs-key' },
+    })
+    expect(response.headers.get('x-ratelimit-limit')).toBe('1000')
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toBe(0)
   })
 
   it('logs nothing per request with --quiet', async () => {

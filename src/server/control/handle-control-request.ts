@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import * as z from 'zod/mini'
-import { KeyOptionError } from '../../auth/key-registry.js'
+import { KeyExistsError, KeyOptionError } from '../../auth/key-registry.js'
+import { isValidKeyText } from '../../auth/parse-authorization.js'
 import { isPlanName, LIMITS, PLAN_NAMES } from '../../contract/index.js'
 import { useEnglishZodMessages } from '../../contract/zod-messages.js'
 import { ApiError } from '../../http/api-error.js'
@@ -9,6 +10,7 @@ import { jsonResponse } from '../../http/json-response.js'
 import { type BodySchema, readJson } from '../../http/read-json.js'
 import { createRouter } from '../../http/router.js'
 import type { SandboxResponse } from '../../http/types.js'
+import { toHAR } from '../../journal/to-har.js'
 import { requestedSession } from '../../pipeline/select-session.js'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sandbox-state.js'
@@ -72,7 +74,7 @@ const ClockBodySchema = z
   .strictObject({
     advanceMs: z.optional(z.number()),
     now: z.optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })),
-    realTime: z.optional(z.literal(true)),
+    realTime: z.optional(z.literal(true, { error: 'must be true (back to real time)' })),
   })
   .check(
     z.refine((b) => [b.advanceMs, b.now, b.realTime].filter((v) => v !== undefined).length === 1, {
@@ -81,13 +83,34 @@ const ClockBodySchema = z
   )
 const ScenarioBodySchema = z.object({ name: z.string().check(z.minLength(1)) })
 const limit = z.optional(z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER)))
-const KeyBodySchema = z.object({
-  plan: z.string(),
-  key: z.optional(z.string()),
-  perMinute: limit,
-  perDay: limit,
-  session: z.optional(z.string()),
-})
+const KeyBodySchema = z
+  .object({
+    plan: z.string(),
+    key: z.optional(
+      z.string().check(
+        z.refine(isValidKeyText, {
+          error: 'must be 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)',
+        }),
+      ),
+    ),
+    perMinute: limit,
+    perDay: limit,
+    session: z.optional(z.string()),
+  })
+  .check(
+    z.superRefine((body, ctx) => {
+      // Custom limits are the enterprise plan's; an unknown plan is answered as unknown_plan later.
+      if (!isPlanName(body.plan) || body.plan === 'enterprise') return
+      for (const field of ['perMinute', 'perDay'] as const)
+        if (body[field] !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            input: body[field],
+            path: [field],
+            message: `is for enterprise keys only; the ${body.plan} plan's limits are fixed`,
+          })
+    }),
+  )
 
 /** Decodes a path parameter; 404 for broken percent-encoding, as the API does. */
 const pathParam = (value: string | undefined, what: string): string => {
@@ -158,6 +181,12 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
         session: info.session,
       })
     } catch (error) {
+      if (error instanceof KeyExistsError)
+        throw new ApiError(
+          'key_exists',
+          `An API key "${rest.key ?? ''}" exists already. Revoke it first or choose another key.`,
+          { details: [{ field: 'key', message: 'exists already' }] },
+        )
       if (!(error instanceof KeyOptionError)) throw error
       throw new ApiError('validation_failed', error.message, {
         details: [{ field: 'key', message: error.message }],
@@ -172,6 +201,12 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
   })
   .add('GET', '/requests', async (_ctx, { session }) =>
     jsonResponse(200, await session.listJournal()),
+  )
+  // The journal as an HTTP Archive: opens in browser devtools, replays with routeFromHAR.
+  .add('GET', '/requests.har', async (_ctx, { session }) =>
+    jsonResponse(200, toHAR(await session.listJournal()), {
+      'Content-Disposition': 'attachment; filename="petstore-sandbox.har"',
+    }),
   )
   .add('DELETE', '/requests', async (_ctx, { session }) => {
     await session.clearJournal()

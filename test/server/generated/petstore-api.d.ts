@@ -214,7 +214,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description The spec's "create an account and generate a key" flow. `perMinute` and `perDay` are custom limits, taken into account for the enterprise plan only. An unknown plan is 400 `unknown_plan`.
+         * @description The spec's "create an account and generate a key" flow. `perMinute` and `perDay` are custom limits, taken into account for the enterprise plan only. An unknown plan is 400 `unknown_plan`; `perMinute` or `perDay` on another plan is 400 `validation_failed` naming the field; a `key` that exists already is 409 `key_exists`.
          */
         post: operations["createKey"];
         delete?: never;
@@ -262,6 +262,26 @@ export interface paths {
         post?: never;
         /** Clear the request journal */
         delete: operations["clearRequests"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/requests.har": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The request journal as HAR
+         * @description The journal as an HTTP Archive (HAR 1.2) with bodies (capped) and secrets redacted, to open in browser devtools or replay with Playwright's `routeFromHAR`. A failed connection has status 0 and `_error`; the sandbox's view of each request is in `_sandbox`. Takes the session selector like the journal.
+         */
+        get: operations["exportRequestsAsHar"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -505,6 +525,12 @@ export interface components {
             code?: "key_not_found" | "route_not_found";
             /** @constant */
             status?: 404;
+        };
+        KeyExistsError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "key_exists";
+            /** @constant */
+            status?: 409;
         };
         /**
          * @description A plan and its rate limits: free 60/minute and 1,000/day, pro 300 and 10,000, business 1,000 and 100,000, enterprise custom per key (default 5,000 and 1,000,000).
@@ -974,6 +1000,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["KeyNotFoundError"];
+            };
+        };
+        /** @description A key with this text exists already (`key_exists`); `details[0].field` is `key`. */
+        KeyExists: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["KeyExistsError"];
             };
         };
         /** @description This build of the sandbox has no OpenAPI document. */
@@ -1512,6 +1547,7 @@ export interface operations {
             400: components["responses"]["ControlBadRequest"];
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            409: components["responses"]["KeyExists"];
             413: components["responses"]["ControlPayloadTooLarge"];
         };
     };
@@ -1576,6 +1612,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+        };
+    };
+    exportRequestsAsHar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The HAR document (sent as an attachment). */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="petstore-sandbox.har"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        log: {
+                            /** @constant */
+                            version: "1.2";
+                            creator: {
+                                name: string;
+                                version: string;
+                            };
+                            entries: Record<string, never>[];
+                        };
+                    };
+                };
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];

@@ -1,6 +1,11 @@
+import { HttpResponse, http } from 'msw'
 import { startSandbox } from '../../../src/runtimes/browser.js'
 
 // The page the conformance suite runs in: the browser sandbox, its controls on
-// `window.petstoreSandbox`, and nothing else.
-await startSandbox({ quiet: true })
+// `window.petstoreSandbox`, and one handler of the app's own under /v1 (issue
+// 15), so the suite also proves that such a handler changes nothing else.
+await startSandbox({
+  quiet: true,
+  handlers: [http.get('*/v1/categories', () => HttpResponse.json([{ id: 1, name: 'Cats' }]))],
+})
 document.body.dataset.ready = 'true'

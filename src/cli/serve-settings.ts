@@ -1,0 +1,87 @@
+import type { KeyOption } from '../auth/key-registry.js'
+import { CliUsageError } from './cli-usage-error.js'
+
+/** What the server is started with, once flags, environment, config file and defaults are merged. */
+export interface ServeSettings {
+  port: number
+  host: string
+  seed: number | undefined
+  pets: number | undefined
+  scenario: string | undefined
+  dataFile: string | undefined
+  adminToken: string | undefined
+  /** Host names the control API answers besides loopback ones (`--allowed-host`, repeatable). */
+  allowedHosts: string[] | undefined
+  basePath: string | undefined
+  /** Idle time before a session is dropped, in ms. */
+  sessionTtlMs: number | undefined
+  maxSessions: number | undefined
+  /** A Redis URL (issue 13): state shared by every instance started with it. */
+  store: string | undefined
+  /** Prefix of the Redis keys. */
+  storePrefix: string | undefined
+  quiet: boolean
+  /** Keys next to the demo keys, by name. */
+  keys: Record<string, KeyOption>
+  /** Config file only: bans of keys that keep sending while limited. */
+  rateLimit: { banAfter?: number; banMinutes?: number } | undefined
+  /** Config file only: the built-in `flaky` scenario's rate and seed. */
+  flaky: { rate?: number; seed?: number } | undefined
+  /** Config file only: how many requests the journal keeps. */
+  journalSize: number | undefined
+}
+
+/** One source of settings (the flags, the environment or the config file): only what it sets. */
+export type ServeInput = Partial<ServeSettings>
+
+export const DEFAULT_PORT = 4010
+export const DEFAULT_HOST = '127.0.0.1'
+
+/**
+ * Merges the sources of settings, the first winning: pass them as
+ * `[flags, environment, configFile]`. Keys merge by name, so a key on the
+ * command line adds to the file's keys (and replaces one of the same name).
+ *
+ * @example
+ * resolveServeSettings([{ port: 0 }, {}, { port: 8080, seed: 7 }]) // port 0, seed 7
+ */
+export const resolveServeSettings = (sources: readonly ServeInput[]): ServeSettings => {
+  const settings = mergeSources(sources)
+  // Settings that only make sense together, whichever source each came from.
+  if (settings.storePrefix !== undefined && settings.store === undefined)
+    throw new CliUsageError('Failed to read --store-prefix: it needs --store.')
+  if (settings.store !== undefined && settings.dataFile !== undefined)
+    throw new CliUsageError(
+      'Failed to read --data: a data file and --store cannot be combined (Redis keeps the pets).',
+    )
+  return settings
+}
+
+const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
+  const first = <K extends keyof ServeSettings>(name: K): ServeSettings[K] | undefined => {
+    for (const source of sources) if (source[name] !== undefined) return source[name]
+    return undefined
+  }
+  const keys: Record<string, KeyOption> = {}
+  for (const source of [...sources].reverse()) Object.assign(keys, source.keys)
+  return {
+    port: first('port') ?? DEFAULT_PORT,
+    host: first('host') ?? DEFAULT_HOST,
+    seed: first('seed'),
+    pets: first('pets'),
+    scenario: first('scenario'),
+    dataFile: first('dataFile'),
+    adminToken: first('adminToken'),
+    allowedHosts: first('allowedHosts'),
+    basePath: first('basePath'),
+    sessionTtlMs: first('sessionTtlMs'),
+    maxSessions: first('maxSessions'),
+    store: first('store'),
+    storePrefix: first('storePrefix'),
+    quiet: first('quiet') ?? false,
+    keys,
+    rateLimit: first('rateLimit'),
+    flaky: first('flaky'),
+    journalSize: first('journalSize'),
+  }
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod'
+import { isValidKeyText } from '../auth/parse-authorization.js'
+import { PLAN_NAMES } from '../contract/plans.js'
+
+// The rules of each setting, written once: the flags, the environment and the
+// config file are all checked against these.
+
+const wholeNumber = (min: number, max: number) =>
+  z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(min, { error: `must be from ${min} to ${max}` })
+    .max(max, { error: `must be from ${min} to ${max}` })
+
+const text = z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' })
+
+const limit = z
+  .number({ error: 'must be a number' })
+  .int({ error: 'must be a whole number >= 1' })
+  .min(1, { error: 'must be a whole number >= 1' })
+
+const planName = z.enum(PLAN_NAMES, { error: `must be one of ${PLAN_NAMES.join(', ')}` })
+
+export const keyName = z.string().refine(isValidKeyText, {
+  error: 'a key is 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)',
+})
+
+/** A key's plan, or an enterprise plan with its own limits. */
+export const keyOption = z.union(
+  [
+    planName,
+    z
+      .strictObject({ plan: planName, perMinute: limit.optional(), perDay: limit.optional() })
+      .refine((key) => key.plan === 'enterprise' || (key.perMinute ?? key.perDay) === undefined, {
+        error: 'only enterprise keys take perMinute and perDay',
+      }),
+  ],
+  { error: `must be a plan (${PLAN_NAMES.join(', ')}) or { "plan", "perMinute", "perDay" }` },
+)
+
+const DURATION_UNITS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const
+
+/**
+ * A duration as the CLI writes it: `90` (seconds), `90s`, `30m`, `2h` or
+ * `1500ms`; a number is seconds. NaN when it is none of these.
+ *
+ * @example
+ * parseDuration('30m') // 1_800_000
+ */
+export const parseDuration = (value: string | number): number => {
+  if (typeof value === 'number') return Number.isFinite(value) ? value * 1_000 : Number.NaN
+  const match = /^([0-9]{1,10})(ms|s|m|h)?$/.exec(value.trim())
+  const unit = (match?.[2] ?? 's') as keyof typeof DURATION_UNITS
+  return match === null ? Number.NaN : Number(match[1]) * DURATION_UNITS[unit]
+}
+
+const DURATION_RULE = 'must be a duration from 1s to 720h (write 90, 90s, 30m or 2h)'
+
+export const SETTING_SCHEMAS = {
+  port: wholeNumber(0, 65_535),
+  host: text,
+  seed: wholeNumber(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+  pets: wholeNumber(0, 1_000_000),
+  scenario: text,
+  data: text,
+  adminToken: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9\-._~+/]+=*$/, {
+    error: 'use letters, digits and - . _ ~ + / only (it is sent as a bearer token)',
+  }),
+  allowedHost: z
+    .string({ error: 'must be a string' })
+    .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)$/, {
+      error: 'is not a host name or address (no scheme, port or path)',
+    }),
+  basePath: z
+    .string({ error: 'must be a string' })
+    .regex(/^(\/[A-Za-z0-9._~-]+)+\/?$/, { error: 'must be a path such as /v1' }),
+  quiet: z.boolean({ error: 'must be true or false' }),
+  keys: z.record(keyName, keyOption, { error: 'must be an object of key names to plans' }),
+  rateLimit: z.strictObject({
+    banAfter: z.number({ error: 'must be a number' }).optional(),
+    banMinutes: z.number({ error: 'must be a number' }).optional(),
+  }),
+  flaky: z.strictObject({
+    rate: z.number({ error: 'must be a number' }).optional(),
+    seed: z.number({ error: 'must be a number' }).optional(),
+  }),
+  journalSize: wholeNumber(0, 100_000),
+  /** A session's idle time in ms, once read with `parseDuration`. */
+  sessionTtlMs: z
+    .number()
+    .refine((ms) => Number.isInteger(ms) && ms >= 1_000 && ms <= 30 * 86_400_000, {
+      error: DURATION_RULE,
+    }),
+  /** The config file's `sessionTtl`: a duration string or a number of seconds. */
+  sessionTtl: z
+    .union([z.string(), z.number()], { error: DURATION_RULE })
+    .transform(parseDuration)
+    .refine((ms) => Number.isInteger(ms) && ms >= 1_000 && ms <= 30 * 86_400_000, {
+      error: DURATION_RULE,
+    }),
+  maxSessions: wholeNumber(1, 1_000_000),
+  store: z
+    .string({ error: 'must be a string' })
+    .regex(/^rediss?:\/\/[^/?#\s]+(\/[0-9]{1,2})?\/?$/, {
+      error: 'is not a Redis URL such as redis://127.0.0.1:6379/0',
+    }),
+  storePrefix: text,
+}
+
+/** The first problem zod found, as "field: message" (the field as a dotted path). */
+export const describeIssues = (error: z.ZodError, prefix = ''): string =>
+  error.issues
+    .map((issue) => {
+      if (issue.code === 'unrecognized_keys') {
+        const where = [prefix, ...issue.path.map(String)].filter((p) => p !== '').join('.')
+        return `${issue.keys.map((k) => `"${k}"`).join(', ')} is not a setting${where === '' ? '' : ` of ${where}`}`
+      }
+      const field = [prefix, ...issue.path.map(String)].filter((p) => p !== '').join('.')
+      return field === '' ? issue.message : `${field} ${issue.message}`
+    })
+    .join('; ')

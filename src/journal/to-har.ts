@@ -1,0 +1,221 @@
+// HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) from journal
+// entries. Pure and runtime-free: the browser sandbox exports HAR too.
+import { PACKAGE_NAME, PACKAGE_VERSION } from '../contract/package-info.js'
+import type { JournalEntry } from './journal.js'
+
+export interface HarNameValue {
+  name: string
+  value: string
+}
+
+export interface HarEntry {
+  /** HAR's custom fields start with an underscore. */
+  [custom: `_${string}`]: unknown
+  startedDateTime: string
+  time: number
+  request: {
+    method: string
+    url: string
+    httpVersion: string
+    cookies: HarNameValue[]
+    headers: HarNameValue[]
+    queryString: HarNameValue[]
+    postData?: { mimeType: string; text: string; comment?: string }
+    headersSize: number
+    bodySize: number
+  }
+  response: {
+    status: number
+    statusText: string
+    httpVersion: string
+    cookies: HarNameValue[]
+    headers: HarNameValue[]
+    content: { size: number; mimeType: string; text?: string; comment?: string }
+    redirectURL: string
+    headersSize: number
+    bodySize: number
+  }
+  cache: Record<string, never>
+  timings: {
+    blocked: number
+    dns: number
+    connect: number
+    send: number
+    wait: number
+    receive: number
+    ssl: number
+  }
+  /** Chrome's field for a request that got no response (`net::ERR_FAILED`, `net::ERR_TIMED_OUT`). */
+  _error?: string
+  /** What the sandbox knows of the request beyond HTTP. */
+  _sandbox: {
+    seq: number
+    session: string
+    scenario: string
+    plan: string | null
+    fault: 'network-error' | 'timeout' | null
+  }
+}
+
+/** An HTTP Archive, version 1.2. */
+export interface Har {
+  log: {
+    version: '1.2'
+    creator: { name: string; version: string }
+    entries: HarEntry[]
+  }
+}
+
+export interface ToHarOptions {
+  /** The tool that made the archive (default petstore-sandbox and its version). */
+  creator?: { name: string; version: string }
+}
+
+// The reasons of the statuses the sandbox answers with (HAR wants a statusText).
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  200: 'OK',
+  201: 'Created',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+}
+
+// What Chrome writes in `_error` for the same failure, so devtools shows it as failed.
+const FAULT_ERRORS = { 'network-error': 'net::ERR_FAILED', timeout: 'net::ERR_TIMED_OUT' } as const
+
+const encoder = new TextEncoder()
+const byteLength = (text: string): number => encoder.encode(text).byteLength
+
+const nameValues = (record: Record<string, string>): HarNameValue[] =>
+  Object.entries(record).map(([name, value]) => ({ name, value }))
+
+const headerValue = (headers: Record<string, string>, name: string): string | undefined => {
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value
+  return undefined
+}
+
+const truncatedNote = (part: string): string =>
+  `The journal kept the start of the ${part} body only (it caps what it keeps).`
+
+const toQueryString = (url: string): HarNameValue[] => {
+  try {
+    return [...new URL(url).searchParams].map(([name, value]) => ({ name, value }))
+  } catch {
+    return []
+  }
+}
+
+const toRequest = (entry: JournalEntry): HarEntry['request'] => {
+  const { headers, body, bodyTruncated } = entry.request
+  const request: HarEntry['request'] = {
+    method: entry.method,
+    url: entry.url,
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: nameValues(headers),
+    queryString: toQueryString(entry.url),
+    headersSize: -1,
+    bodySize: body === null ? 0 : bodyTruncated ? -1 : byteLength(body),
+  }
+  if (body !== null) {
+    request.postData = {
+      mimeType: headerValue(headers, 'content-type') ?? 'application/octet-stream',
+      text: body,
+      ...(bodyTruncated ? { comment: truncatedNote('request') } : {}),
+    }
+  }
+  return request
+}
+
+const toResponse = (entry: JournalEntry): HarEntry['response'] => {
+  const response = entry.response
+  if (entry.status === null || response === null) {
+    // No response: what browsers record for a failed connection.
+    return {
+      status: 0,
+      statusText: '',
+      httpVersion: '',
+      cookies: [],
+      headers: [],
+      content: { size: 0, mimeType: 'x-unknown' },
+      redirectURL: '',
+      headersSize: -1,
+      bodySize: -1,
+    }
+  }
+  const { headers, body, bodyTruncated } = response
+  const size = body === null ? 0 : byteLength(body)
+  const location = headerValue(headers, 'location')
+  return {
+    status: entry.status,
+    statusText: STATUS_TEXT[entry.status] ?? '',
+    httpVersion: 'HTTP/1.1',
+    cookies: [],
+    headers: nameValues(headers),
+    content: {
+      size,
+      mimeType: headerValue(headers, 'content-type') ?? 'x-unknown',
+      ...(body === null ? {} : { text: body }),
+      ...(bodyTruncated ? { comment: truncatedNote('response') } : {}),
+    },
+    redirectURL: entry.status >= 300 && entry.status < 400 ? (location ?? '') : '',
+    headersSize: -1,
+    bodySize: bodyTruncated ? -1 : size,
+  }
+}
+
+/**
+ * Turns journal entries into an HTTP Archive (HAR 1.2) that browser devtools
+ * open and Playwright's `routeFromHAR` replays. Bodies and headers are what
+ * the journal kept: capped (noted in `comment`) and with secrets redacted. A
+ * request that got no response (a failed connection) has status 0 and
+ * Chrome's `_error`; the sandbox's own view (scenario, plan, session, fault)
+ * is in `_sandbox`.
+ *
+ * @example
+ * const har = toHAR(sandbox.journal.list())
+ * writeFileSync('session.har', JSON.stringify(har, null, 2))
+ */
+export const toHAR = (entries: readonly JournalEntry[], options: ToHarOptions = {}): Har => ({
+  log: {
+    version: '1.2',
+    creator: {
+      name: options.creator?.name ?? PACKAGE_NAME,
+      version: options.creator?.version ?? PACKAGE_VERSION,
+    },
+    entries: entries.map((entry) => ({
+      startedDateTime: entry.time,
+      // A scenario's delay is time the client waited too.
+      time: entry.durationMs + entry.delayMs,
+      request: toRequest(entry),
+      response: toResponse(entry),
+      cache: {},
+      timings: {
+        blocked: -1,
+        dns: -1,
+        connect: -1,
+        send: 0,
+        wait: entry.durationMs + entry.delayMs,
+        receive: 0,
+        ssl: -1,
+      },
+      ...(entry.status === null ? { _error: FAULT_ERRORS[entry.fault ?? 'network-error'] } : {}),
+      _sandbox: {
+        seq: entry.seq,
+        session: entry.session,
+        scenario: entry.scenario,
+        plan: entry.plan ?? null,
+        fault: entry.fault ?? null,
+      },
+    })),
+  },
+})

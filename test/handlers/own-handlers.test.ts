@@ -1,0 +1,111 @@
+import { HttpResponse, http } from 'msw'
+import { setupServer } from 'msw/node'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSandbox } from '../../src/index.js'
+import { setupSandbox } from '../../src/runtimes/node.js'
+import { createSandboxServer } from '../../src/server/index.js'
+
+// Issue 15, point 1: "your own handlers under /v1 never run". A handler of
+// yours for a path the contract does not define answers in every runtime; the
+// contract's paths stay the sandbox's; what nobody takes is the sandbox's 404.
+const API = 'https://api.example.test/v1'
+const FREE = { authorization: 'Bearer sandbox-free' }
+
+const categories = http.get('*/v1/categories', () => HttpResponse.json([{ id: 1, name: 'Cats' }]))
+const echo = http.post('*/v1/uploads', async ({ request }) =>
+  HttpResponse.json({ got: await request.text() }, { status: 201 }),
+)
+const broken = http.get('*/v1/broken', () => HttpResponse.error())
+// A handler for a contract path in the `handlers` option never runs: the contract's routes are the sandbox's.
+const shadowed = http.get('*/v1/pets', () => HttpResponse.json('not the sandbox'))
+const OWN = [categories, echo, broken, shadowed]
+
+const codeOf = async (response: Response): Promise<unknown> =>
+  ((await response.json()) as { code?: unknown }).code
+
+/** The same expectations for every way of running the sandbox. */
+const expectOwnHandlers = (base: () => string) => {
+  it('answers a path under /v1 the contract does not define with your handler', async () => {
+    const response = await fetch(`${base()}/categories`, { headers: FREE })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual([{ id: 1, name: 'Cats' }])
+  })
+
+  it('gives your handler the request body', async () => {
+    const response = await fetch(`${base()}/uploads`, {
+      method: 'POST',
+      headers: FREE,
+      body: 'hello',
+    })
+    expect(response.status).toBe(201)
+    expect(await response.json()).toEqual({ got: 'hello' })
+  })
+
+  it('fails the connection when your handler returns HttpResponse.error()', async () => {
+    await expect(fetch(`${base()}/broken`, { headers: FREE })).rejects.toThrow(TypeError)
+  })
+
+  it('keeps the contract routes the sandbox’s', async () => {
+    const response = await fetch(`${base()}/pets?limit=2`, { headers: FREE })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('x-ratelimit-limit')).toBe('60')
+    expect(((await response.json()) as unknown[]).length).toBe(2)
+  })
+
+  it('answers 404 route_not_found for what nobody handles, after the 401 for a missing key', async () => {
+    const unknown = await fetch(`${base()}/owners`, { headers: FREE })
+    expect(unknown.status).toBe(404)
+    expect(await codeOf(unknown)).toBe('route_not_found')
+    expect(await codeOf(await fetch(`${base()}/owners`))).toBe('missing_api_key')
+    expect(await codeOf(await fetch(base(), { headers: FREE }))).toBe('route_not_found')
+  })
+}
+
+describe('setupSandbox({ handlers })', () => {
+  const sandbox = setupSandbox({ handlers: OWN })
+  beforeAll(() => sandbox.listen())
+  afterAll(() => sandbox.close())
+  expectOwnHandlers(() => API)
+
+  it('lets server.use() override any path, a contract route included', async () => {
+    sandbox.server.use(http.get('*/v1/pets', () => HttpResponse.json(['overridden'])))
+    expect(await (await fetch(`${API}/pets`, { headers: FREE })).json()).toEqual(['overridden'])
+    await sandbox.reset()
+    expect((await fetch(`${API}/pets`, { headers: FREE })).headers.get('x-total-count')).toBe('25')
+  })
+
+  it('journals what the sandbox answered, not what your handlers answered', async () => {
+    await sandbox.reset()
+    await fetch(`${API}/categories`, { headers: FREE })
+    await fetch(`${API}/owners`, { headers: FREE })
+    expect(sandbox.journal.list().map((entry) => [entry.url, entry.status])).toEqual([
+      [`${API}/owners`, 404],
+    ])
+  })
+})
+
+describe('your handlers before the sandbox’s in your own setupServer', () => {
+  const sandbox = createSandbox()
+  const server = setupServer(categories, echo, broken, ...sandbox.handlers)
+  beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+  afterAll(() => server.close())
+  expectOwnHandlers(() => API)
+})
+
+describe('createSandboxServer({ handlers }) over HTTP', () => {
+  const app = createSandboxServer({ handlers: OWN })
+  let origin = ''
+  beforeAll(async () => {
+    origin = (await app.listen(0, '127.0.0.1')).url
+  })
+  afterAll(() => app.close())
+  expectOwnHandlers(() => `${origin}/v1`)
+
+  it('never hands your handlers a body over the cap: the sandbox answers as the contract orders', async () => {
+    const send = (path: string) =>
+      fetch(`${origin}/v1${path}`, { method: 'POST', headers: FREE, body: 'x'.repeat(70_000) })
+    expect((await send('/pets')).status).toBe(413)
+    // Routing comes before input checks: an unknown path is 404, never 413.
+    expect(await codeOf(await send('/uploads'))).toBe('route_not_found')
+  })
+})
