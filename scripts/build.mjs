@@ -1,4 +1,4 @@
-// `npm run build`: the published dist (docs/decisions/0014-light-bundled-dist.md).
+// `npm run build`: the published dist (docs/decisions/0016-light-bundled-dist.md).
 //
 // 1. tsc writes the .d.ts files (declarations only).
 // 2. esbuild bundles each package entry with code splitting: shared code goes

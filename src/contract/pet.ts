@@ -1,5 +1,5 @@
 // zod/mini: the same checks and messages as classic zod, in a build a bundler
-// tree-shakes (docs/decisions/0014-light-bundled-dist.md).
+// tree-shakes (docs/decisions/0016-light-bundled-dist.md).
 import * as z from 'zod/mini'
 import { LIMITS } from './limits.js'
 

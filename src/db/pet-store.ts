@@ -29,7 +29,7 @@ export type PetStoreListener = (change: { type: 'create'; pet: Pet }) => void | 
  * build records without its per-record `create` (async, a schema pass, a
  * UUID and a Map each: ~7 s and ~1 GB for a million pets). `undefined` when
  * the installed @msw/data does not look as expected: loads then go through
- * `create`, slower but correct. See docs/decisions/0013-light-bulk-load.md.
+ * `create`, slower but correct. See docs/decisions/0015-light-bulk-load.md.
  */
 interface RecordMarks {
   primaryKey: symbol

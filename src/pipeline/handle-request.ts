@@ -122,7 +122,7 @@ export const handleRequest = async (
       })
     }
   } catch (error) {
-    // Hook (issue 13, decision 0012): a shared state found what this request read
+    // Hook (issue 13, decision 0014): a shared state found what this request read
     // from its cache out of date (nothing was counted); it has refreshed it: run again.
     if (error instanceof StaleStateError && attempt < STALE_RETRIES)
       return handleRequest(ctx, request, options, attempt + 1)

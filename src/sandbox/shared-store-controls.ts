@@ -22,7 +22,7 @@ const refuse = (what: string): never => {
  *   call through this instance refreshes, and may be behind other instances:
  *   good for a display (the dashboard), not for a test's assertions;
  * - `ready`, `reset()` (asynchronous anyway), listing and registering scenarios work.
- * See docs/decisions/0012-redis-shared-state.md.
+ * See docs/decisions/0014-redis-shared-state.md.
  *
  * @example
  * const own = createSharedStoreControls({ id: 'default', state, scenarios })

@@ -6,7 +6,7 @@ import { ApiError } from '../http/api-error.js'
  * another instance meanwhile. Nothing was counted or written; the state has
  * refreshed its cache, and the pipeline runs the request again. Should it
  * keep happening, the request is answered 503 `service_unavailable`.
- * See docs/decisions/0012-redis-shared-state.md.
+ * See docs/decisions/0014-redis-shared-state.md.
  */
 export class StaleStateError extends ApiError {
   constructor() {

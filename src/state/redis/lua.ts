@@ -6,7 +6,7 @@
  * Every script gets the key prefix as ARGV[1] and builds its key names from
  * it (a session's keys are `<prefix>s:<id>:<part>`), so the scripts need a
  * single Redis, not a Redis Cluster. Numbers are written with '%.0f' (Lua
- * 5.1's tostring would write 1.9e+12). See docs/decisions/0012-redis-shared-state.md.
+ * 5.1's tostring would write 1.9e+12). See docs/decisions/0014-redis-shared-state.md.
  */
 
 const COMMON = `
