@@ -1,7 +1,7 @@
 /**
  * The sandbox's built-in scenarios (contract §8), for the picker. The app
  * keeps its own list, as a client of a remote server would, instead of
- * bundling the sandbox; test/unit/example-app-scenarios.test.ts keeps it in
+ * bundling the sandbox; test/docs/example-app-scenarios.test.ts keeps it in
  * step with the registry.
  */
 export const BUILT_IN_SCENARIOS = [
