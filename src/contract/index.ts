@@ -1,6 +1,7 @@
 export * from './cors.js'
 export * from './error-body.js'
 export * from './error-codes.js'
+export * from './fidelity.js'
 export * from './limits.js'
 export * from './pet.js'
 export * from './plans.js'
