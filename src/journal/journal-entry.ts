@@ -1,4 +1,4 @@
-import type { OperationId } from '../contract/operation-id.js'
+import type { OperationId } from '../contract/operation-ids.js'
 import type { TransportFault } from '../http/types.js'
 
 /** A request's or response's headers and body as the journal shows them (secrets redacted). */
