@@ -44,6 +44,7 @@ import {
 import { StaleStateError } from '../stale-state.js'
 import { CachedPets } from './cached-pets.js'
 import {
+  ABORT_SCRIPT,
   CONFIG_SCRIPT,
   CONTROL_SCRIPT,
   CREATE_SCRIPT,
@@ -533,6 +534,11 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
           run(RECORD_SCRIPT, [sid, number, JSON.stringify(stored), journalSize]).catch(() => {})
         }
         return record
+      },
+      async markAborted(record) {
+        record.aborted = true
+        if (record.seq > 0 && journalSize > 0)
+          await run(ABORT_SCRIPT, [sid, record.seq, JSON.stringify(toJournalEntry(record))])
       },
       async setSticky(name) {
         await control(sid, 'sticky', name)

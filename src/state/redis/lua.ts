@@ -308,6 +308,15 @@ redis.call('ZREMRANGEBYRANK', journal, 0, -(tonumber(ARGV[5]) + 1))
 return 1
 `
 
+/** Replaces a recorded entry by its aborted version, if the journal still holds it. ARGV: prefix, sid, seq, json. */
+export const ABORT_SCRIPT = `${COMMON}
+local journal, seq = S(ARGV[2], 'journal'), tonumber(ARGV[3])
+if redis.call('ZCOUNT', journal, seq, seq) == 0 then return 0 end
+redis.call('ZREMRANGEBYSCORE', journal, seq, seq)
+redis.call('ZADD', journal, seq, ARGV[4])
+return 1
+`
+
 /** A journal number for a request that took none (refused before the quota). ARGV: prefix, sid. */
 export const NEXT_SEQ_SCRIPT = `${COMMON}
 if redis.call('EXISTS', S(ARGV[2], 'meta')) == 0 then return 0 end
