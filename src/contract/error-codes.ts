@@ -33,6 +33,8 @@ export const ERROR_CODES = {
   unknown_plan: 400,
   key_not_found: 404,
   key_exists: 409,
+  // POST /__sandbox/requests/expect: the journal does not hold the requests expected (issue 23).
+  expectation_not_met: 409,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES
