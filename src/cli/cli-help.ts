@@ -24,6 +24,7 @@ export const cliHelp = (scenarios: readonly HelpScenario[]): string => {
     .map((s) => `  ${s.name.padEnd(width)}  ${shorten(s.description, 92 - width)}`)
     .join('\n')
   return `Usage: petstore-sandbox [options]
+       petstore-sandbox report --from FILE.har   judge a client's recording (report --help)
 
 Serves a sandbox of the Pet Store API on http://127.0.0.1:4010/v1.
 

@@ -25,11 +25,19 @@ const describeFailure = (request: JudgedRequest): string => {
   return `${request.status}${request.code === null ? '' : ` ${request.code}`}`
 }
 
-/** A retry sent before the previous answer's Retry-After (or during a ban) is the other rules' finding. */
-const early = (previous: JudgedRequest, retry: JudgedRequest): boolean =>
-  (isBackOffAnswer(previous) || isBanAnswer(previous)) &&
-  previous.retryAfterMs !== null &&
-  retry.at < previous.answeredAt + previous.retryAfterMs
+/** A client that waited what Retry-After said, give or take this (jitter, rounding), kept the server's pace. */
+const AT_RETRY_AFTER_MS = 1_000
+
+/**
+ * A gap that is not the client's own choice: a retry before the previous
+ * answer's Retry-After (or during a ban) is the other rules' finding, and one
+ * that waited just what Retry-After said followed the server (decision 0033).
+ */
+const notChosen = (previous: JudgedRequest, retry: JudgedRequest): boolean => {
+  if (!(isBackOffAnswer(previous) || isBanAnswer(previous)) || previous.retryAfterMs === null)
+    return false
+  return retry.at < previous.answeredAt + previous.retryAfterMs + AT_RETRY_AFTER_MS
+}
 
 /** True when the run's gaps fail to grow somewhere both gaps were the client's own choice. */
 const growsTooSlowly = (run: readonly JudgedRequest[]): boolean => {
@@ -37,7 +45,7 @@ const growsTooSlowly = (run: readonly JudgedRequest[]): boolean => {
     const before = run[i - 2] as JudgedRequest
     const previous = run[i - 1] as JudgedRequest
     const retry = run[i] as JudgedRequest
-    if (early(before, previous) || early(previous, retry)) continue
+    if (notChosen(before, previous) || notChosen(previous, retry)) continue
     const last = previous.at - before.at
     const gap = retry.at - previous.at
     // Equal gaps (zero included) never count as growth.
@@ -51,7 +59,9 @@ const growsTooSlowly = (run: readonly JudgedRequest[]): boolean => {
  * retries by one caller after 429, 503 or a failed connection, in which a gap
  * is not at least 1.5 times the one before it. A retry is any request of the
  * caller after a failed one; the run ends with the first that did not fail.
- * Gaps under `Retry-After` (or during a ban) are the other rules' findings.
+ * Gaps under `Retry-After` (or during a ban) are the other rules' findings;
+ * a gap of just the `Retry-After` (within a second) followed the server's pace
+ * and is not compared either (decision 0033).
  *
  * @example
  * noExponentialBackoff(requests) // [{ rule: 'no-exponential-backoff', level: 'error', … }]
