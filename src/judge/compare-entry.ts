@@ -17,6 +17,10 @@ export const FIELD_WEIGHT: Readonly<Record<string, number>> = { method: 3, path:
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof RegExp)
 
+/** Query and header values are text: a number or boolean is compared, and shown, as its text. */
+const asText = (value: MatchValue): string | RegExp =>
+  value instanceof RegExp ? value : String(value)
+
 const valueMatches = (expected: MatchValue, received: string | undefined): boolean =>
   received !== undefined &&
   (expected instanceof RegExp ? expected.test(received) : String(expected) === received)
@@ -166,7 +170,7 @@ export const compareEntry = (match: RequestMatch, entry: JournalEntry): Differen
       if (!values.some((value) => valueMatches(expected, value)))
         out.push({
           field: `query.${name}`,
-          expected,
+          expected: asText(expected),
           received: values.length <= 1 ? values[0] : values,
         })
     }
@@ -178,7 +182,7 @@ export const compareEntry = (match: RequestMatch, entry: JournalEntry): Differen
       const ok =
         valueMatches(expected, received) ||
         (name === 'authorization' && authorizationMatches(expected, entry))
-      if (!ok) out.push({ field: `headers.${name}`, expected, received })
+      if (!ok) out.push({ field: `headers.${name}`, expected: asText(expected), received })
     }
   }
   if (match.body !== undefined) compareBody(match.body, entry, out)

@@ -196,7 +196,9 @@ describe('duplicate-create-after-failure', () => {
     expect(rules(report)).toEqual(['duplicate-create-after-failure'])
     expect(report.findings[0]).toMatchObject({ level: 'warning', seqs: seqs(1, 2) })
     expect(report.findings[0]?.message).toContain('201 (pet 26)')
-    expect(sandbox.db.pets.list({ limit: 100 }).pets.filter((p) => p.name === 'Rex')).toHaveLength(2)
+    expect(sandbox.db.pets.list({ limit: 100 }).pets.filter((p) => p.name === 'Rex')).toHaveLength(
+      2,
+    )
   })
 })
 
