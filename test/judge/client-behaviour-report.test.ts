@@ -7,7 +7,6 @@ import {
   createWithBlindRetry,
   fetchPetById,
   listWithKeyInUrl,
-  pollEvery,
   retryEvery,
 } from './pet-clients.js'
 
