@@ -70,11 +70,15 @@ const showRequest = (request: ExpectationRequest): string => {
   return `#${request.seq} ${request.method} ${request.target} → ${answer}`
 }
 
+/** The fields of a match in the order a request line reads. */
+const MATCH_ORDER = ['method', 'path', 'operation', 'query', 'headers', 'body', 'status'] as const
+
 /** The match in one line: `method POST, path /v1/pets, body {"name":"Rex"}`. */
 export const showMatch = (match: RequestMatch): string => {
-  const parts = Object.entries(match)
-    .filter(([, value]) => value !== undefined)
-    .map(([field, value]) => `${field} ${typeof value === 'string' ? value : showValue(value)}`)
+  const parts = MATCH_ORDER.filter((field) => match[field] !== undefined).map((field) => {
+    const value = match[field]
+    return `${field} ${typeof value === 'string' ? value : showValue(value)}`
+  })
   return parts.length === 0 ? 'anything' : parts.join(', ')
 }
 

@@ -2,19 +2,11 @@ import { ApiError } from '../../http/api-error.js'
 import { jsonResponse } from '../../http/json-response.js'
 import type { SandboxResponse } from '../../http/types.js'
 import { findRequests } from '../../judge/compare-entry.js'
-import { describeExpectation } from '../../judge/describe-expectation.js'
+import { describeExpectation, showValue } from '../../judge/describe-expectation.js'
 import { measureCoverage } from '../../judge/measure-coverage.js'
 import { reportClient } from '../../judge/report-client.js'
 import type { SessionState } from '../../state/sandbox-state.js'
 import { type ExpectBody, readRequestFilters, toRequestMatch } from './read-request-filters.js'
-
-// RegExps in a match or a difference travel as their source text, `/^\/v1\/pets$/`.
-const toJson = (value: unknown): unknown =>
-  JSON.parse(
-    JSON.stringify(value ?? null, (_key, inner: unknown) =>
-      inner instanceof RegExp ? String(inner) : inner,
-    ),
-  )
 
 /**
  * `GET /__sandbox/requests`: the session's journal, filtered when the query
@@ -33,7 +25,8 @@ export const listRequests = async (session: SessionState, url: URL): Promise<San
 /**
  * `POST /__sandbox/requests/expect`: 200 `{ matched, seqs }` when the journal
  * holds `times` matching requests (default: at least one), else 409
- * `expectation_not_met` with the nearest misses as data and as the message.
+ * `expectation_not_met`: the diff of the nearest misses as the message, the
+ * count and each difference as `details`.
  *
  * @example
  * await expectRequests(session, { method: 'POST', path: '/v1/pets', times: 1 })
@@ -49,20 +42,21 @@ export const expectRequests = async (
   if (times === undefined ? matched.length > 0 : matched.length === times)
     return jsonResponse(200, { matched: matched.length, seqs: matched.map((e) => e.seq) })
   const failure = describeExpectation({ entries, match, times, session: session.id })
-  return jsonResponse(409, {
-    ...new ApiError('expectation_not_met', failure.message).toBody(),
-    session: failure.session,
-    total: failure.total,
-    ...(times === undefined ? {} : { times }),
-    matched: failure.matched,
-    misses: failure.misses.map((miss) => ({
-      ...miss,
-      differences: miss.differences.map((d) => ({
-        field: d.field,
-        expected: toJson(d.expected),
-        received: toJson(d.received),
-      })),
-    })),
+  // The contract's Error body, no more (§7): the diff is the message; each difference a detail.
+  const count = failure.matched.map((r) => `#${r.seq}`).join(', ')
+  throw new ApiError('expectation_not_met', failure.message, {
+    details: [
+      {
+        field: 'times',
+        message: `expected ${times ?? 'at least 1'}, received ${failure.matched.length}${count === '' ? '' : ` (${count})`} of ${failure.total}`,
+      },
+      ...failure.misses.flatMap((miss) =>
+        miss.differences.map((difference) => ({
+          field: difference.field,
+          message: `#${miss.seq} ${miss.method} ${miss.target}: expected ${showValue(difference.expected)}, received ${showValue(difference.received)}`,
+        })),
+      ),
+    ],
   })
 }
 
