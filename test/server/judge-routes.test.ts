@@ -125,13 +125,13 @@ describe('POST /__sandbox/requests/expect', () => {
     )
   })
 
-  it('answers 409 naming the requests that matched when there were too many', async () => {
-    const [list] = await traffic()
+  it('answers 409 naming the requests that matched when there were too few', async () => {
+    const [list, , get] = await traffic()
     const { status, body } = await control('POST', '/requests/expect', { method: 'GET', times: 3 })
     expect(status).toBe(409)
     expect((body.details as unknown[])[0]).toEqual({
       field: 'times',
-      message: `expected 3, received 2 (#${list}, #${list + 2}) of 3`,
+      message: `expected 3, received 2 (#${list}, #${get}) of 3`,
     })
   })
 
