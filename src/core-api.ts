@@ -19,13 +19,7 @@ export type {
   ExpectationMiss,
   ExpectationRequest,
 } from './judge/describe-expectation.js'
-export {
-  type ClientReport,
-  type Finding,
-  type FindingLevel,
-  RULE_IDS,
-  type RuleId,
-} from './judge/finding.js'
+export type { ClientReport, Finding, FindingLevel, RuleId } from './judge/finding.js'
 export type {
   CoverageFault,
   CoverageReport,

@@ -11,9 +11,6 @@ export interface Difference {
   received: unknown
 }
 
-/** Why differences weigh differently: a request to another endpoint is farther than one with another body. */
-export const FIELD_WEIGHT: Readonly<Record<string, number>> = { method: 3, path: 3, operation: 3 }
-
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof RegExp)
 

@@ -1,6 +1,8 @@
-// Loaded on demand (a dynamic import): only a failed expectation needs it.
+// Loaded on demand (a dynamic import): only a failed expectation needs it. It imports
+// no code of the sandbox's, so a browser app's bundler gives it a chunk of its own
+// without splitting the code that loads at start (decision 0032).
 import type { JournalEntry } from '../journal/journal.js'
-import { compareEntry, type Difference, FIELD_WEIGHT } from './compare-entry.js'
+import type { Difference } from './compare-entry.js'
 import type { RequestMatch } from './request-match.js'
 
 /** A request as a failed expectation names it. */
@@ -30,6 +32,9 @@ export interface ExpectationFailure {
   /** The nearest misses, nearest first (at most three). */
   misses: ExpectationMiss[]
 }
+
+/** Why differences weigh differently: a request to another endpoint is farther than one with another body. */
+const FIELD_WEIGHT: Readonly<Record<string, number>> = { method: 3, path: 3, operation: 3 }
 
 const MAX_MISSES = 3
 const MAX_LISTED = 5
@@ -110,20 +115,21 @@ const weigh = (differences: readonly Difference[]): number =>
  * (which field differed, expected against received), nearest first.
  *
  * @example
- * const failure = describeExpectation({ entries, match, times: 1, session: 'default' })
- * throw new RequestExpectationError(failure)
+ * const compared = entries.map((entry) => ({ entry, differences: compareEntry(match, entry) }))
+ * throw new RequestExpectationError(describeExpectation({ compared, match, times: 1, session: 'default' }))
  */
 export const describeExpectation = (input: {
-  entries: readonly JournalEntry[]
+  /** Every entry of the journal with its differences from the match (`compareEntry`), in journal order. */
+  compared: readonly { entry: JournalEntry; differences: Difference[] }[]
   match: RequestMatch
   times: number | undefined
   session: string
 }): ExpectationFailure => {
-  const { entries, match, times, session } = input
+  const { match, times, session } = input
+  const entries = input.compared
   const matched: ExpectationRequest[] = []
   const compared: { entry: JournalEntry; differences: Difference[]; weight: number }[] = []
-  for (const entry of entries) {
-    const differences = compareEntry(match, entry)
+  for (const { entry, differences } of entries) {
     if (differences.length === 0) matched.push(requestOf(entry))
     else compared.push({ entry, differences, weight: weigh(differences) })
   }

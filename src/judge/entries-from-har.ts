@@ -4,6 +4,7 @@ import type { OperationId } from '../contract/operation-ids.js'
 import type { TransportFault } from '../http/types.js'
 import type { AnswerSource, JournalEntry, JournalMessage } from '../journal/journal.js'
 import { callerOf, keyRef } from '../journal/key-ref.js'
+import { redactHeaders, redactUrl } from '../journal/redact-secrets.js'
 import { API_ROUTER } from '../operations/routes.js'
 
 const NameValues = z.array(z.object({ name: z.string(), value: z.string() }))
@@ -119,7 +120,8 @@ const toEntry = (har: HarInput): JournalEntry => {
     ? (own?.fault ?? (/TIMED_OUT/.test(har._error ?? '') ? 'timeout' : 'network-error'))
     : undefined
   const request: JournalMessage = {
-    headers: requestHeaders,
+    // A journal entry's secrets are redacted (contract §14), whoever recorded the HAR.
+    headers: redactHeaders(requestHeaders),
     body: har.request.postData?.text ?? null,
     bodyTruncated: false,
   }
@@ -128,7 +130,7 @@ const toEntry = (har: HarInput): JournalEntry => {
     time: new Date(Date.parse(har.startedDateTime)).toISOString(),
     session: own?.session ?? (url === undefined ? 'default' : sessionOf(url, requestHeaders)),
     method: har.request.method.toUpperCase(),
-    url: har.request.url,
+    url: redactUrl(har.request.url),
     operation:
       own?.operation !== undefined
         ? own.operation
@@ -159,7 +161,7 @@ const toEntry = (har: HarInput): JournalEntry => {
     request,
     response: failed
       ? null
-      : { headers: responseHeaders, body: responseBody, bodyTruncated: false },
+      : { headers: redactHeaders(responseHeaders), body: responseBody, bodyTruncated: false },
   }
 }
 

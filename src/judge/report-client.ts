@@ -1,5 +1,5 @@
 import type { JournalEntry } from '../journal/journal.js'
-import { type ClientReport, type Finding, RULE_IDS, type RuleId } from './finding.js'
+import type { ClientReport, Finding, RuleId } from './finding.js'
 import { toJudgedRequest } from './judged-request.js'
 import { deprecatedOperation } from './rules/deprecated-operation.js'
 import { duplicateCreateAfterFailure } from './rules/duplicate-create-after-failure.js'
@@ -9,6 +9,21 @@ import { repeatedInvalidKey } from './rules/repeated-invalid-key.js'
 import { requestWhileBanned } from './rules/request-while-banned.js'
 import { retryBeforeRetryAfter } from './rules/retry-before-retry-after.js'
 import type { Rule } from './rules/rule.js'
+
+/**
+ * The rules of contract §18, in the order a report lists them on a tie. Here,
+ * in the module loaded on demand, not beside the types: a value the code that
+ * loads at start also used would split it (decision 0032).
+ */
+export const RULE_IDS: readonly RuleId[] = [
+  'retry-before-retry-after',
+  'no-exponential-backoff',
+  'request-while-banned',
+  'deprecated-operation',
+  'key-in-query',
+  'duplicate-create-after-failure',
+  'repeated-invalid-key',
+]
 
 const RULES: Readonly<Record<RuleId, Rule>> = {
   'retry-before-retry-after': retryBeforeRetryAfter,

@@ -1,5 +1,5 @@
 import type { JournalEntry } from '../journal/journal.js'
-import { findRequests } from '../judge/compare-entry.js'
+import { compareEntry, findRequests } from '../judge/compare-entry.js'
 import type { ClientReport } from '../judge/finding.js'
 import type { CoverageReport } from '../judge/measure-coverage.js'
 import { RequestExpectationError } from '../judge/request-expectation-error.js'
@@ -9,6 +9,7 @@ import {
   type ExpectOptions,
   type RequestMatch,
 } from '../judge/request-match.js'
+import { OPERATIONS } from '../operations/routes.js'
 import type { Awaitable } from '../state/sandbox-state.js'
 
 /** A session's journal, read when asked (memory now, a shared store later). */
@@ -39,8 +40,9 @@ export const createJournalJudge = (session: string, read: ReadJournal): JournalJ
     const matched = findRequests(entries, checked)
     if (times === undefined ? matched.length > 0 : matched.length === times) return matched
     const { describeExpectation } = await import('../judge/describe-expectation.js')
+    const compared = entries.map((entry) => ({ entry, differences: compareEntry(checked, entry) }))
     throw new RequestExpectationError(
-      describeExpectation({ entries, match: checked, times, session }),
+      describeExpectation({ compared, match: checked, times, session }),
     )
   },
   async report() {
@@ -49,7 +51,7 @@ export const createJournalJudge = (session: string, read: ReadJournal): JournalJ
   },
   async coverage() {
     const { measureCoverage } = await import('../judge/measure-coverage.js')
-    return measureCoverage(await read(), { session })
+    return measureCoverage(await read(), { session, operations: OPERATIONS })
   },
 })
 

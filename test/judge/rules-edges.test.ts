@@ -4,6 +4,7 @@ import { keyRef } from '../../src/journal/key-ref.js'
 import { entriesFromHAR } from '../../src/judge/entries-from-har.js'
 import { measureCoverage } from '../../src/judge/measure-coverage.js'
 import { reportClient } from '../../src/judge/report-client.js'
+import { OPERATIONS } from '../../src/operations/routes.js'
 
 // The rules' edges on hand-made journals: the clock's boundaries, HTTP-date
 // Retry-After, zero gaps, callers apart, the 60 s window, keys accepted later.
@@ -193,7 +194,7 @@ describe('coverage', () => {
         }),
         entry(3, { operation: null, status: 404 }),
       ],
-      { session: 'default' },
+      { session: 'default', operations: OPERATIONS },
     )
     const [list, , get] = report.operations
     expect(list?.faults).toEqual([
@@ -248,7 +249,8 @@ describe('entriesFromHAR', () => {
       keyRef: REF,
       code: 'invalid_api_key',
       delayMs: 12,
-      request: { headers: { authorization: 'Bearer sandbox-free' } },
+      // Redacted as every journal entry is (contract §14); keyRef still names the key.
+      request: { headers: { authorization: 'Bearer sand…(redacted)' } },
     })
     expect(other?.entries[0]).toMatchObject({
       session: 'default',

@@ -1,10 +1,11 @@
 import { ApiError } from '../../http/api-error.js'
 import { jsonResponse } from '../../http/json-response.js'
 import type { SandboxResponse } from '../../http/types.js'
-import { findRequests } from '../../judge/compare-entry.js'
+import { compareEntry, findRequests } from '../../judge/compare-entry.js'
 import { describeExpectation, showValue } from '../../judge/describe-expectation.js'
 import { measureCoverage } from '../../judge/measure-coverage.js'
 import { reportClient } from '../../judge/report-client.js'
+import { OPERATIONS } from '../../operations/routes.js'
 import type { SessionState } from '../../state/sandbox-state.js'
 import { type ExpectBody, readRequestFilters, toRequestMatch } from './read-request-filters.js'
 
@@ -41,7 +42,8 @@ export const expectRequests = async (
   const matched = findRequests(entries, match)
   if (times === undefined ? matched.length > 0 : matched.length === times)
     return jsonResponse(200, { matched: matched.length, seqs: matched.map((e) => e.seq) })
-  const failure = describeExpectation({ entries, match, times, session: session.id })
+  const compared = entries.map((entry) => ({ entry, differences: compareEntry(match, entry) }))
+  const failure = describeExpectation({ compared, match, times, session: session.id })
   // The contract's Error body, no more (§7): the diff is the message; each difference a detail.
   const count = failure.matched.map((r) => `#${r.seq}`).join(', ')
   throw new ApiError('expectation_not_met', failure.message, {
@@ -66,4 +68,7 @@ export const reportRequests = async (session: SessionState): Promise<SandboxResp
 
 /** `GET /__sandbox/coverage`: what the client met of the contract in the session. */
 export const coverRequests = async (session: SessionState): Promise<SandboxResponse> =>
-  jsonResponse(200, measureCoverage(await session.listJournal(), { session: session.id }))
+  jsonResponse(
+    200,
+    measureCoverage(await session.listJournal(), { session: session.id, operations: OPERATIONS }),
+  )
