@@ -12,7 +12,12 @@ const JSON_HEADERS = { ...KEY, 'content-type': 'application/json' }
 const sandboxWith = (options: SandboxOptions) => {
   const core = createSandboxCore(options)
   const validate = createAnswerValidator({ fidelity: core.fidelity })
-  const call = async (method: string, path: string, body?: string, headers = KEY) => {
+  const call = async (
+    method: string,
+    path: string,
+    body?: string,
+    headers: Record<string, string> = KEY,
+  ) => {
     const url = `${BASE}${path}`
     const response = await core.handle({
       method,
