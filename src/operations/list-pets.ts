@@ -2,10 +2,10 @@ import type { FidelitySettings } from '../contract/fidelity.js'
 import { LIMITS } from '../contract/limits.js'
 import { type PetStatus, PetStatusSchema } from '../contract/pet.js'
 import { invalidParameter } from '../http/errors.js'
-import { jsonResponse } from '../http/json-response.js'
 import { clampInteger, parsePositiveInteger, singleParam } from '../http/query.js'
 import { decodeCursor, encodeCursor } from './cursor.js'
 import { defineOperation } from './operation.js'
+import { petsJson } from './pet-json.js'
 
 const CLAMP = {
   min: LIMITS.listLimitMin,
@@ -82,11 +82,10 @@ export const listPets = defineOperation({
     const status = readStatus(query, fidelity)
     const position = readPosition(query, fidelity)
 
-    const page =
-      status === 'none'
-        ? { pets: [], total: 0, nextAfterId: undefined }
-        : await store.list({ status, limit, ...position })
-    const headers: Record<string, string> = {}
+    let page = status === 'none' ? undefined : store.list({ status, limit, ...position })
+    if (page instanceof Promise) page = await page
+    page ??= { pets: [], total: 0, nextAfterId: undefined }
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' }
     if (fidelity.totalCountHeader !== false) headers[fidelity.totalCountHeader] = String(page.total)
     if (page.nextAfterId !== undefined && fidelity.pagination !== 'none') {
       // Only the API's own parameters: sandbox flags (__scenario, __session, …) never travel in links.
@@ -97,6 +96,6 @@ export const listPets = defineOperation({
       else next.set('cursor', encodeCursor(page.nextAfterId))
       headers.Link = `<${url.origin}${settings.basePath}/pets?${next}>; rel="next"`
     }
-    return jsonResponse(200, page.pets, headers)
+    return { status: 200, headers, body: petsJson(page.pets) }
   },
 })
