@@ -44,7 +44,7 @@ export const keyOption = z.union(
 const choice = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` })
 
-const ERROR_CODE_NAMES = Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]
+const HEADER_RULE = 'must be a header name (such as X-Total-Count) or false'
 
 const DURATION_UNITS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const
 
@@ -121,16 +121,30 @@ export const SETTING_SCHEMAS = {
   unknownFields: choice(FIDELITY_CHOICES.unknownFields),
   pagination: choice(FIDELITY_CHOICES.pagination),
   totalCountHeader: z.union(
-    [z.literal(false), z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/)],
-    { error: 'must be a header name (such as X-Total-Count) or false' },
+    [
+      z.literal(false),
+      z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, { error: HEADER_RULE }),
+    ],
+    { error: HEADER_RULE },
   ),
-  errorCodes: z.partialRecord(
-    z.enum(ERROR_CODE_NAMES, { error: 'is not one of the sandbox’s error codes' }),
-    z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9_.:-]{1,100}$/, {
-      error: 'must be a code of 1-100 characters of A-Z a-z 0-9 _ . : -',
-    }),
-    { error: 'must be an object of this sandbox’s codes to the deployment’s' },
-  ),
+  errorCodes: z
+    .record(
+      z.string(),
+      z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9_.:-]{1,100}$/, {
+        error: 'must be a code of 1-100 characters of A-Z a-z 0-9 _ . : -',
+      }),
+      { error: 'must be an object of this sandbox’s codes to the deployment’s' },
+    )
+    .superRefine((codes, ctx) => {
+      for (const code of Object.keys(codes))
+        if (!Object.hasOwn(ERROR_CODES, code))
+          ctx.addIssue({
+            code: 'custom',
+            path: [code],
+            message: 'is not one of the sandbox’s error codes',
+          })
+    })
+    .transform((codes) => codes as Partial<Record<ErrorCode, string>>),
   maxBodyBytes: wholeNumber(FIDELITY_BOUNDS.maxBodyBytes.min, FIDELITY_BOUNDS.maxBodyBytes.max),
 }
 

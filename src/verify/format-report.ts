@@ -32,7 +32,7 @@ export const formatReport = (report: VerifyReport, width = 120): string => {
     )
   const mode = report.allowWrites ? 'with writes' : 'read-only'
   const plan =
-    report.rateLimit === undefined
+    report.rateLimit === null
       ? 'the key’s plan: no X-RateLimit-Limit seen'
       : `the key’s plan: X-RateLimit-Limit ${report.rateLimit.limit} (remaining ${report.rateLimit.remaining})`
   const { spec, gap } = report.summary
@@ -54,7 +54,7 @@ export const formatReport = (report: VerifyReport, width = 120): string => {
     ...gaps.map(gapRow),
     ...skipped('gap').map((s) => row('SKIP', s.id, s.reason)),
     '',
-    ...(report.stopped === undefined ? [] : [`Stopped early: ${oneLine(report.stopped.message)}`]),
+    ...(report.stopped === null ? [] : [`Stopped early: ${oneLine(report.stopped.message)}`]),
     `${report.passed ? 'PASSED' : 'FAILED'}: ${spec.passed} spec checks passed, ${spec.failed} failed, ${spec.skipped} skipped; ${gap.same} gaps the same, ${gap.different} different, ${gap.skipped} not seen.`,
     ...(gap.different > 0
       ? [

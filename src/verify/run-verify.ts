@@ -141,8 +141,8 @@ export const runVerify = async (options: RunVerifyOptions): Promise<VerifyReport
     maxRequests,
     allowWrites: ctx.allowWrites,
     createdPets: ctx.created,
-    rateLimit: runner.state.rateLimit,
-    stopped: runner.state.stopped,
+    rateLimit: runner.state.rateLimit ?? null,
+    stopped: runner.state.stopped ?? null,
     passed: spec.every((c) => c.pass) && runner.state.stopped === undefined,
     summary: {
       spec: {

@@ -43,7 +43,7 @@ export const toJunitXml = (report: VerifyReport): string => {
           `    <testcase classname="${kind}" name="${escapeXml(s.id)}"><skipped message="${escapeXml(s.reason)}"/></testcase>`,
       ),
     ]
-    const stopped = kind === 'spec' && report.stopped !== undefined
+    const stopped = kind === 'spec' && report.stopped !== null
     if (stopped)
       cases.push(
         `    <testcase classname="spec" name="verify.complete"><failure message="${escapeXml(report.stopped?.message ?? '')}"/></testcase>`,
@@ -56,7 +56,7 @@ export const toJunitXml = (report: VerifyReport): string => {
       '  </testsuite>',
     ].join('\n')
   }
-  const failures = report.summary.spec.failed + (report.stopped === undefined ? 0 : 1)
+  const failures = report.summary.spec.failed + (report.stopped === null ? 0 : 1)
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="petstore-sandbox verify ${escapeXml(report.target)}" tests="${report.checks.length + report.skipped.length}" failures="${failures}">
 ${suite('spec')}

@@ -74,9 +74,9 @@ export interface VerifyReport {
   /** The pets this run created (at most 5, only with `allowWrites`), to clean up. */
   createdPets: { id: number; name: string }[]
   /** The key's plan as the target states it (`X-RateLimit-*` of its first answer). */
-  rateLimit: { limit: number; remaining: number; reset: number } | undefined
+  rateLimit: { limit: number; remaining: number; reset: number } | null
   /** Set when the run ended early: a 429, no answer, the request budget, the quota. */
-  stopped: VerifyStop | undefined
+  stopped: VerifyStop | null
   /** True when every spec check passed and the run was not stopped early. */
   passed: boolean
   summary: {

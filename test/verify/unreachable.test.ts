@@ -92,7 +92,7 @@ describe('verify when the target does not answer', () => {
     expect(report.checks.find((c) => c.id === 'spec.responses.json')?.message).toMatch(
       /The 200 body is not JSON: "<!doctype html>/,
     )
-    expect(report.stopped).toBeUndefined()
+    expect(report.stopped).toBeNull()
     expect(report.passed).toBe(false)
   })
 })
