@@ -101,6 +101,23 @@ describe('verify is safe by default', () => {
   })
 })
 
+describe('verify with a key the target refuses', () => {
+  it('fails the key check, still runs the checks that need no key, and skips the rest', async () => {
+    const { target } = await serve()
+    const report = await verify({ target, key: 'not-a-key-of-this-sandbox' })
+    expect(report.checks.find((c) => c.id === 'spec.auth.valid-key')).toMatchObject({
+      pass: false,
+      message: expect.stringMatching(/answered 401: check the key and the target URL/),
+    })
+    expect(report.checks.find((c) => c.id === 'spec.auth.missing-key')?.pass).toBe(true)
+    expect(report.skipped.find((s) => s.id === 'spec.get.found')?.reason).toBe(
+      'Not run: the key was refused.',
+    )
+    expect(report.passed).toBe(false)
+    expect(JSON.stringify(report)).not.toContain('not-a-key-of-this-sandbox')
+  })
+})
+
 describe('verify waits for a minute window rather than be refused', () => {
   const answer = (headers: Record<string, string>): VerifyResponse => ({
     status: 200,
