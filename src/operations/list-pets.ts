@@ -82,18 +82,23 @@ export const listPets = defineOperation({
     const status = readStatus(query, fidelity)
     const position = readPosition(query, fidelity)
 
-    let page = status === 'none' ? undefined : store.list({ status, limit, ...position })
+    let page =
+      status === 'none'
+        ? undefined
+        : store.list({ status, limit, afterId: position.afterId, offset: position.offset })
     if (page instanceof Promise) page = await page
     page ??= { pets: [], total: 0, nextAfterId: undefined }
     const headers: Record<string, string> = { 'Content-Type': 'application/json' }
     if (fidelity.totalCountHeader !== false) headers[fidelity.totalCountHeader] = String(page.total)
     if (page.nextAfterId !== undefined && fidelity.pagination !== 'none') {
-      // Only the API's own parameters: sandbox flags (__scenario, __session, …) never travel in links.
-      const next = new URLSearchParams({ limit: String(limit) })
-      if (status !== undefined && status !== 'none') next.set('status', status)
-      if (fidelity.pagination === 'offset')
-        next.set('offset', String((position.offset ?? 0) + page.pets.length))
-      else next.set('cursor', encodeCursor(page.nextAfterId))
+      // Only the API's own parameters: sandbox flags (__scenario, __session, …) never travel in
+      // links. Every value is URL-safe as it is (digits, a status word, base64url): no encoding.
+      let next = `limit=${limit}`
+      if (status !== undefined && status !== 'none') next += `&status=${status}`
+      next +=
+        fidelity.pagination === 'offset'
+          ? `&offset=${(position.offset ?? 0) + page.pets.length}`
+          : `&cursor=${encodeCursor(page.nextAfterId)}`
       headers.Link = `<${url.origin}${settings.basePath}/pets?${next}>; rel="next"`
     }
     return { status: 200, headers, body: petsJson(page.pets) }
