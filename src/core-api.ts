@@ -26,7 +26,6 @@ export type {
   NotableHeader,
   OperationCoverage,
 } from './judge/measure-coverage.js'
-export { RequestExpectationError } from './judge/request-expectation-error.js'
 export type { ExpectOptions, MatchValue, RequestMatch } from './judge/request-match.js'
 export type { OperationId } from './operations/operation.js'
 export type { RateLimitOptions } from './rate-limit/rate-limit-options.js'

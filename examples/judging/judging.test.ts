@@ -31,7 +31,7 @@ it('asks for the available pets once, with its key in the header', async () => {
 it('backs off while the service is unavailable, and the report has nothing to say', async () => {
   sandbox.scenario.set('unavailable') // every answer: 503 with Retry-After: 5
   await listAvailable(client)
-  expect(sandbox.requests.find({ status: 503 })).toHaveLength(5)
+  expect(await sandbox.requests.find({ status: 503 })).toHaveLength(5)
   expect((await sandbox.report()).findings).toEqual([])
 })
 

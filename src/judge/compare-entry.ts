@@ -1,5 +1,5 @@
 import type { JournalEntry } from '../journal/journal.js'
-import { keyRef } from '../journal/key-ref.js'
+import type { JudgeTools } from './judge-tools.js'
 import type { MatchValue, RequestMatch } from './request-match.js'
 
 /** One field of a request that differs from a match: where, what was wanted, what was there. */
@@ -121,7 +121,11 @@ const compareBody = (expected: unknown, entry: JournalEntry, out: Difference[]):
 }
 
 /** `Authorization: Bearer <key>` matches the journal's `keyRef` of that key (the journal never holds the key). */
-const authorizationMatches = (expected: MatchValue, entry: JournalEntry): boolean => {
+const authorizationMatches = (
+  expected: MatchValue,
+  entry: JournalEntry,
+  keyRef: JudgeTools['keyRef'],
+): boolean => {
   if (typeof expected !== 'string') return false
   const match = /^(\S+)\s+(\S+)$/.exec(expected.trim())
   const sent = entry.request.headers.authorization
@@ -137,9 +141,13 @@ const authorizationMatches = (expected: MatchValue, entry: JournalEntry): boolea
  * Every field of the entry that differs from the match; empty when it matches.
  *
  * @example
- * compareEntry({ method: 'POST' }, entry) // [{ field: 'method', expected: 'POST', received: 'GET' }]
+ * compareEntry({ method: 'POST' }, entry, JUDGE_TOOLS) // [{ field: 'method', expected: 'POST', received: 'GET' }]
  */
-export const compareEntry = (match: RequestMatch, entry: JournalEntry): Difference[] => {
+export const compareEntry = (
+  match: RequestMatch,
+  entry: JournalEntry,
+  tools: Pick<JudgeTools, 'keyRef'>,
+): Difference[] => {
   const out: Difference[] = []
   if (match.method !== undefined) {
     const methods = (typeof match.method === 'string' ? [match.method] : match.method).map((m) =>
@@ -178,7 +186,7 @@ export const compareEntry = (match: RequestMatch, entry: JournalEntry): Differen
       const received = entry.request.headers[name]
       const ok =
         valueMatches(expected, received) ||
-        (name === 'authorization' && authorizationMatches(expected, entry))
+        (name === 'authorization' && authorizationMatches(expected, entry, tools.keyRef))
       if (!ok) out.push({ field: `headers.${name}`, expected: asText(expected), received })
     }
   }
@@ -201,9 +209,10 @@ export const compareEntry = (match: RequestMatch, entry: JournalEntry): Differen
  * The entries that match, in journal order.
  *
  * @example
- * findRequests(sandbox.journal.list(), { method: 'POST', path: '/v1/pets' })
+ * findRequests(sandbox.journal.list(), { method: 'POST', path: '/v1/pets' }, JUDGE_TOOLS)
  */
 export const findRequests = (
   entries: readonly JournalEntry[],
   match: RequestMatch,
-): JournalEntry[] => entries.filter((entry) => compareEntry(match, entry).length === 0)
+  tools: Pick<JudgeTools, 'keyRef'>,
+): JournalEntry[] => entries.filter((entry) => compareEntry(match, entry, tools).length === 0)

@@ -1,4 +1,5 @@
-import { OPERATION_IDS, type OperationId } from '../contract/operation-ids.js'
+import type { OperationId } from '../contract/operation-ids.js'
+import type { JudgeTools } from './judge-tools.js'
 
 /** A query or header value to match: the text itself (numbers and booleans as text), or a RegExp. */
 export type MatchValue = string | number | boolean | RegExp
@@ -75,9 +76,12 @@ const checkStatus = (status: unknown): void => {
  * message naming the field. Returns the match.
  *
  * @example
- * checkRequestMatch({ method: 'POST', path: '/v1/pets' })
+ * checkRequestMatch({ method: 'POST', path: '/v1/pets' }, JUDGE_TOOLS)
  */
-export const checkRequestMatch = (match: unknown): RequestMatch => {
+export const checkRequestMatch = (
+  match: unknown,
+  tools: Pick<JudgeTools, 'operationIds'>,
+): RequestMatch => {
   if (match === undefined) return {}
   if (!isRecord(match))
     fail(`the match must be an object such as { method: 'POST', path: '/v1/pets' }. Fix the call`)
@@ -101,8 +105,10 @@ export const checkRequestMatch = (match: unknown): RequestMatch => {
   checkValues('query', fields.query)
   checkValues('headers', fields.headers)
   if (status !== undefined) checkStatus(status)
-  if (operation !== undefined && !OPERATION_IDS.includes(operation as OperationId))
-    fail(`operation must be one of ${OPERATION_IDS.join(', ')}, got ${JSON.stringify(operation)}`)
+  if (operation !== undefined && !tools.operationIds.includes(operation as OperationId))
+    fail(
+      `operation must be one of ${tools.operationIds.join(', ')}, got ${JSON.stringify(operation)}`,
+    )
   return fields as RequestMatch
 }
 

@@ -85,3 +85,8 @@ export const sandboxMatchers = {
     }
   },
 }
+
+// The error `requests.expect` rejects with: exported here, where tests import from, and
+// not from every entry, so that a browser app's start-up code shares nothing with the
+// assertions it loads only when a test asserts (decision 0032).
+export { RequestExpectationError } from '../judge/request-expectation-error.js'

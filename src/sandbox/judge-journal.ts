@@ -1,49 +1,45 @@
+import { OPERATION_IDS } from '../contract/operation-ids.js'
 import type { JournalEntry } from '../journal/journal.js'
-import { compareEntry, findRequests } from '../judge/compare-entry.js'
+import { keyRef } from '../journal/key-ref.js'
 import type { ClientReport } from '../judge/finding.js'
+import type { JudgeTools } from '../judge/judge-tools.js'
 import type { CoverageReport } from '../judge/measure-coverage.js'
-import { RequestExpectationError } from '../judge/request-expectation-error.js'
-import {
-  checkRequestMatch,
-  checkTimes,
-  type ExpectOptions,
-  type RequestMatch,
-} from '../judge/request-match.js'
+import type { ExpectOptions, RequestMatch } from '../judge/request-match.js'
 import { OPERATIONS } from '../operations/routes.js'
 import type { Awaitable } from '../state/sandbox-state.js'
+
+/** The judge's tools: passed in, so its lazily loaded code shares no module with the start-up code. */
+export const JUDGE_TOOLS: JudgeTools = { keyRef, operationIds: OPERATION_IDS }
 
 /** A session's journal, read when asked (memory now, a shared store later). */
 type ReadJournal = () => Awaitable<JournalEntry[]>
 
 /** What the controls of a session offer to judge its client (issue 23). */
 export interface JournalJudge {
+  find(match?: RequestMatch): Promise<JournalEntry[]>
   expect(match: RequestMatch, options?: ExpectOptions): Promise<JournalEntry[]>
   report(): Promise<ClientReport>
   coverage(): Promise<CoverageReport>
 }
 
 /**
- * The asynchronous judging controls of one session, over its journal as the
- * state seam reads it (so a shared store's journal, written by every
- * instance, is the one judged). The diff, the report's rules and coverage
- * are imported when first asked for: a browser app loads them only then.
+ * The judging controls of one session, over its journal as the state seam
+ * reads it (so a shared store's journal, written by every instance, is the
+ * one judged). Every one is asynchronous and imports its code when first
+ * called: an app that never asserts never loads it (decision 0032).
  *
  * @example
  * const judge = createJournalJudge('default', () => session.listJournal())
  * await judge.expect({ method: 'POST', path: '/v1/pets' }, { times: 1 })
  */
 export const createJournalJudge = (session: string, read: ReadJournal): JournalJudge => ({
+  async find(match) {
+    const { findInJournal } = await import('../judge/assert-requests.js')
+    return findInJournal(await read(), match, JUDGE_TOOLS)
+  },
   async expect(match, options) {
-    const checked = checkRequestMatch(match)
-    const times = checkTimes(options)
-    const entries = await read()
-    const matched = findRequests(entries, checked)
-    if (times === undefined ? matched.length > 0 : matched.length === times) return matched
-    const { describeExpectation } = await import('../judge/describe-expectation.js')
-    const compared = entries.map((entry) => ({ entry, differences: compareEntry(checked, entry) }))
-    throw new RequestExpectationError(
-      describeExpectation({ compared, match: checked, times, session }),
-    )
+    const { expectInJournal } = await import('../judge/assert-requests.js')
+    return expectInJournal({ entries: await read(), match, options, session, tools: JUDGE_TOOLS })
   },
   async report() {
     const { reportClient } = await import('../judge/report-client.js')
@@ -54,14 +50,3 @@ export const createJournalJudge = (session: string, read: ReadJournal): JournalJ
     return measureCoverage(await read(), { session, operations: OPERATIONS })
   },
 })
-
-/**
- * `requests.find`: the matching entries of a journal, synchronously.
- *
- * @example
- * findInJournal(session.listJournal(), { status: 429 })
- */
-export const findInJournal = (
-  entries: readonly JournalEntry[],
-  match: RequestMatch | undefined,
-): JournalEntry[] => findRequests(entries, checkRequestMatch(match))

@@ -11,7 +11,7 @@ import type { Scenario } from '../scenarios/define-scenario.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { MemorySessionState, MemoryState } from '../state/memory-state.js'
 import { SESSION_ID } from '../state/sandbox-state.js'
-import { createJournalJudge, findInJournal } from './judge-journal.js'
+import { createJournalJudge } from './judge-journal.js'
 
 /** A scenario as the controls list it. */
 export interface ScenarioInfo {
@@ -60,12 +60,13 @@ export interface SessionControls {
   readonly requests: {
     /**
      * The journal's entries that match, in journal order (every field given
-     * must hold; `find()` gives them all).
+     * must hold; `find()` gives them all). Asynchronous: its code loads when
+     * first used, and it reads a shared store's journal too.
      *
      * @example
-     * sandbox.requests.find({ method: 'GET', path: '/v1/pets/:petId' }).length // 2
+     * (await sandbox.requests.find({ method: 'GET', path: '/v1/pets/:petId' })).length // 2
      */
-    find(match?: RequestMatch): JournalEntry[]
+    find(match?: RequestMatch): Promise<JournalEntry[]>
     /**
      * Resolves the matching entries when there are `times` of them (default:
      * at least one); rejects with a `RequestExpectationError` whose message
@@ -163,10 +164,7 @@ export const createSessionControls = (input: {
         return resolve().pets
       },
     },
-    requests: {
-      find: (match) => findInJournal(resolve().listJournal(), match),
-      expect: judge.expect,
-    },
+    requests: { find: judge.find, expect: judge.expect },
     report: judge.report,
     coverage: judge.coverage,
   }

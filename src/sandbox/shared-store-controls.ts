@@ -96,13 +96,7 @@ export const createSharedStoreControls = (input: {
         } as unknown as PetStore
       },
     },
-    requests: {
-      find: () =>
-        refuse(
-          'find requests synchronously (use `await sandbox.requests.expect(match, { times })` or GET /__sandbox/requests?…)',
-        ),
-      expect: judge.expect,
-    },
+    requests: { find: judge.find, expect: judge.expect },
     report: judge.report,
     coverage: judge.coverage,
   }

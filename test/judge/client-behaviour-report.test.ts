@@ -47,7 +47,7 @@ describe('retry-before-retry-after', () => {
     sandbox.clock.set('2030-01-01T12:00:45Z')
     const client = createCarefulClient(options('tiny-quota'))
     for (let i = 0; i < 3; i++) expect((await client.listAvailable()) as Response).toBeTruthy()
-    expect(sandbox.requests.find({ status: 429 })).toHaveLength(1)
+    expect(await sandbox.requests.find({ status: 429 })).toHaveLength(1)
     expect((await sandbox.report()).findings).toEqual([])
   })
 
@@ -179,7 +179,7 @@ describe('duplicate-create-after-failure', () => {
     const client = givingUp()
     expect(await createCarefulClient(client).createOnce(rex)).toBe('already there')
     client.stop()
-    expect(sandbox.requests.find({ method: 'POST' })).toMatchObject([
+    expect(await sandbox.requests.find({ method: 'POST' })).toMatchObject([
       { status: 201, aborted: true },
     ])
     expect((await sandbox.report()).findings).toEqual([])

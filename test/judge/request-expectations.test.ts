@@ -1,6 +1,6 @@
+import { RequestExpectationError } from 'petstore-sandbox/matchers'
 import { setupSandbox } from 'petstore-sandbox/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { RequestExpectationError } from '../../src/index.js'
 
 // requests.find / requests.expect (issue 23): what matches, and what a failed
 // expectation says (the nearest misses as a diff, snapshot-tested).
@@ -51,46 +51,48 @@ const failureOf = async (promise: Promise<unknown>): Promise<RequestExpectationE
 describe('requests.find', () => {
   it('matches method, path, :param patterns, RegExps, query and header subsets, bodies and statuses', async () => {
     const session = await traffic('find')
-    const seqs = (match: Parameters<typeof sandbox.requests.find>[0]) =>
-      session.requests.find(match).map((e) => e.seq)
+    const seqs = async (match: Parameters<typeof sandbox.requests.find>[0]) =>
+      (await session.requests.find(match)).map((e) => e.seq)
     const all = [1, 2, 3, 4]
-    expect(seqs({})).toEqual(all)
-    expect(seqs({ method: 'post' })).toEqual(all.slice(1, 3))
-    expect(seqs({ method: ['GET', 'HEAD'] })).toEqual([all[0], all[3]])
-    expect(seqs({ path: '/v1/pets' })).toEqual(all.slice(0, 3))
-    expect(seqs({ path: '/v1/pets/:petId' })).toEqual([all[3]])
-    expect(seqs({ path: 'https://api.example.test/v1/pets/:id' })).toEqual([all[3]])
-    expect(seqs({ path: 'https://other.test/v1/pets/:id' })).toEqual([])
-    expect(seqs({ path: /^\/v1\/pets\/\d+$/ })).toEqual([all[3]])
-    expect(seqs({ query: { limit: 5 } })).toEqual([all[0]])
-    expect(seqs({ query: { limit: '5', status: /^avail/ } })).toEqual([all[0]])
-    expect(seqs({ query: { limit: '6' } })).toEqual([])
-    expect(seqs({ headers: { 'Content-Type': 'application/json' } })).toEqual(all.slice(1, 3))
+    expect(await seqs({})).toEqual(all)
+    expect(await seqs({ method: 'post' })).toEqual(all.slice(1, 3))
+    expect(await seqs({ method: ['GET', 'HEAD'] })).toEqual([all[0], all[3]])
+    expect(await seqs({ path: '/v1/pets' })).toEqual(all.slice(0, 3))
+    expect(await seqs({ path: '/v1/pets/:petId' })).toEqual([all[3]])
+    expect(await seqs({ path: 'https://api.example.test/v1/pets/:id' })).toEqual([all[3]])
+    expect(await seqs({ path: 'https://other.test/v1/pets/:id' })).toEqual([])
+    expect(await seqs({ path: /^\/v1\/pets\/\d+$/ })).toEqual([all[3]])
+    expect(await seqs({ query: { limit: 5 } })).toEqual([all[0]])
+    expect(await seqs({ query: { limit: '5', status: /^avail/ } })).toEqual([all[0]])
+    expect(await seqs({ query: { limit: '6' } })).toEqual([])
+    expect(await seqs({ headers: { 'Content-Type': 'application/json' } })).toEqual(all.slice(1, 3))
     // The journal holds no key, yet a key matches the one that was sent.
-    expect(seqs({ headers: { authorization: 'Bearer sandbox-free' } })).toEqual(all.slice(0, 3))
-    expect(seqs({ headers: { authorization: 'bearer nope' } })).toEqual([all[3]])
-    expect(seqs({ headers: { authorization: 'Bearer sandbox-pro' } })).toEqual([])
-    expect(seqs({ body: { name: 'Mía 🐈' } })).toEqual([all[2]])
-    expect(seqs({ body: { tags: ['a', 'b'] } })).toEqual([all[2]])
-    expect(seqs({ body: { tags: ['a'] } })).toEqual([])
-    expect(seqs({ body: { name: /^r/ } })).toEqual([all[1]])
-    expect(seqs({ status: 201 })).toEqual(all.slice(1, 3))
-    expect(seqs({ status: [401, 400] })).toEqual([all[3]])
-    expect(seqs({ operation: 'getPet', status: 401 })).toEqual([all[3]])
+    expect(await seqs({ headers: { authorization: 'Bearer sandbox-free' } })).toEqual(
+      all.slice(0, 3),
+    )
+    expect(await seqs({ headers: { authorization: 'bearer nope' } })).toEqual([all[3]])
+    expect(await seqs({ headers: { authorization: 'Bearer sandbox-pro' } })).toEqual([])
+    expect(await seqs({ body: { name: 'Mía 🐈' } })).toEqual([all[2]])
+    expect(await seqs({ body: { tags: ['a', 'b'] } })).toEqual([all[2]])
+    expect(await seqs({ body: { tags: ['a'] } })).toEqual([])
+    expect(await seqs({ body: { name: /^r/ } })).toEqual([all[1]])
+    expect(await seqs({ status: 201 })).toEqual(all.slice(1, 3))
+    expect(await seqs({ status: [401, 400] })).toEqual([all[3]])
+    expect(await seqs({ operation: 'getPet', status: 401 })).toEqual([all[3]])
   })
 
-  it('fails fast on a match that cannot be right', () => {
-    const find = sandbox.requests.find as (match: unknown) => unknown
-    expect(() => find({ mehtod: 'GET' })).toThrow(
+  it('fails fast on a match that cannot be right', async () => {
+    const find = sandbox.requests.find as (match: unknown) => Promise<unknown>
+    await expect(find({ mehtod: 'GET' })).rejects.toThrow(
       'Failed to match requests: "mehtod" is not a field of a match; use method, path, query, headers, body, status, operation. Fix the match.',
     )
-    expect(() => find({ path: 'v1/pets' })).toThrow(/must start with "\/"/)
-    expect(() => find({ status: 99 })).toThrow(/status must be an HTTP status/)
-    expect(() => find({ status: '200' })).toThrow(/status must be an HTTP status/)
-    expect(() => find({ query: { limit: null } })).toThrow(/query.limit must be a string/)
-    expect(() => find({ method: [] })).toThrow(/method must be a method name/)
-    expect(() => find('GET /v1/pets')).toThrow(/the match must be an object/)
-    expect(() => find({ operation: 'deletePet' })).toThrow(/operation must be one of/)
+    await expect(find({ path: 'v1/pets' })).rejects.toThrow(/must start with "\/"/)
+    await expect(find({ status: 99 })).rejects.toThrow(/status must be an HTTP status/)
+    await expect(find({ status: '200' })).rejects.toThrow(/status must be an HTTP status/)
+    await expect(find({ query: { limit: null } })).rejects.toThrow(/query.limit must be a string/)
+    await expect(find({ method: [] })).rejects.toThrow(/method must be a method name/)
+    await expect(find('GET /v1/pets')).rejects.toThrow(/the match must be an object/)
+    await expect(find({ operation: 'deletePet' })).rejects.toThrow(/operation must be one of/)
   })
 })
 

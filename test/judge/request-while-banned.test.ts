@@ -23,7 +23,9 @@ describe('request-while-banned', () => {
   it('finds nothing when the client waits out the ban its 429 announced', async () => {
     sandbox.clock.set('2030-01-01T12:00:00Z')
     expect(await createCarefulClient(client).poll(3, 10_000)).toEqual([200, 429, 200])
-    expect(sandbox.requests.find({ status: 429 }).map((e) => e.code)).toEqual(['api_key_banned'])
+    expect((await sandbox.requests.find({ status: 429 })).map((e) => e.code)).toEqual([
+      'api_key_banned',
+    ])
     expect((await sandbox.report()).findings).toEqual([])
   })
 

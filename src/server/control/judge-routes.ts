@@ -6,6 +6,7 @@ import { describeExpectation, showValue } from '../../judge/describe-expectation
 import { measureCoverage } from '../../judge/measure-coverage.js'
 import { reportClient } from '../../judge/report-client.js'
 import { OPERATIONS } from '../../operations/routes.js'
+import { JUDGE_TOOLS } from '../../sandbox/judge-journal.js'
 import type { SessionState } from '../../state/sandbox-state.js'
 import { type ExpectBody, readRequestFilters, toRequestMatch } from './read-request-filters.js'
 
@@ -19,7 +20,9 @@ import { type ExpectBody, readRequestFilters, toRequestMatch } from './read-requ
 export const listRequests = async (session: SessionState, url: URL): Promise<SandboxResponse> => {
   const entries = await session.listJournal()
   const filtered =
-    url.search === '' ? entries : findRequests(entries, readRequestFilters(url.searchParams))
+    url.search === ''
+      ? entries
+      : findRequests(entries, readRequestFilters(url.searchParams), JUDGE_TOOLS)
   return jsonResponse(200, filtered)
 }
 
@@ -39,10 +42,13 @@ export const expectRequests = async (
   const { times, ...rest } = input
   const match = toRequestMatch(rest, 'validation_failed')
   const entries = await session.listJournal()
-  const matched = findRequests(entries, match)
+  const matched = findRequests(entries, match, JUDGE_TOOLS)
   if (times === undefined ? matched.length > 0 : matched.length === times)
     return jsonResponse(200, { matched: matched.length, seqs: matched.map((e) => e.seq) })
-  const compared = entries.map((entry) => ({ entry, differences: compareEntry(match, entry) }))
+  const compared = entries.map((entry) => ({
+    entry,
+    differences: compareEntry(match, entry, JUDGE_TOOLS),
+  }))
   const failure = describeExpectation({ compared, match, times, session: session.id })
   // The contract's Error body, no more (§7): the diff is the message; each difference a detail.
   const count = failure.matched.map((r) => `#${r.seq}`).join(', ')

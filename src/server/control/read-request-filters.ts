@@ -3,6 +3,7 @@ import { OPERATION_IDS } from '../../contract/operation-ids.js'
 import { ApiError } from '../../http/api-error.js'
 import { invalidParameter, repeatedParameter } from '../../http/errors.js'
 import { checkRequestMatch, type RequestMatch } from '../../judge/request-match.js'
+import { JUDGE_TOOLS } from '../../sandbox/judge-journal.js'
 
 /**
  * The match of `GET /__sandbox/requests` and `POST /__sandbox/requests/expect`
@@ -63,6 +64,7 @@ export const toRequestMatch = (
   try {
     return checkRequestMatch(
       Object.fromEntries(Object.entries(match).filter(([, value]) => value !== undefined)),
+      JUDGE_TOOLS,
     )
   } catch (error) {
     if (!(error instanceof TypeError)) throw error
