@@ -84,10 +84,15 @@ export const handleRequest = async (
     const auth = parseAuthorization(request.headers.authorization)
     const requested = requestedSession(url, request.headers)
     const boundTo = auth.kind === 'bearer' ? await ctx.state.keySession(auth.token) : undefined
-    session = await ctx.state.session(selectSession({ requested, boundTo }))
+    const target = selectSession({ requested, boundTo })
+    caller = await identify({ state: ctx.state, session: target, auth, request })
+    // Sessions belong to callers (decision 0026): without a valid key, `default` answers.
+    session = await ctx.state.session(
+      caller.owner === undefined ? DEFAULT_SESSION : target,
+      caller.owner,
+    )
     await session.ready()
     now = await session.now()
-    caller = await identify(session, auth, request)
     scenario = await session.sticky()
     if (request.method === 'OPTIONS' && match.kind === 'method-not-allowed') {
       // No operation answers OPTIONS, so a known path matches as "another method".
