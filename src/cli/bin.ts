@@ -64,7 +64,8 @@ try {
     seed: settings.seed,
     pets: settings.pets,
     scenario: settings.scenario,
-    keys: settings.keys,
+    // Own properties: a key named `__proto__` stays a key.
+    keys: Object.fromEntries(settings.keys),
     rateLimit: settings.rateLimit,
     flaky: settings.flaky,
     journalSize: settings.journalSize,
@@ -113,7 +114,7 @@ process.on('SIGINT', () => stop('SIGINT'))
 process.on('SIGTERM', () => stop('SIGTERM'))
 
 const api = `${address.url}${basePath?.replace(/\/$/, '') ?? '/v1'}`
-const ownPlans = Object.values(settings.keys).map((o) => (typeof o === 'string' ? o : o.plan))
+const ownPlans = [...settings.keys.values()].map((o) => (typeof o === 'string' ? o : o.plan))
 const keys = [
   ...Object.entries(DEMO_KEYS).map(([key, plan]) => `    ${key.padEnd(20)} ${plan}`),
   // The team's own keys are counted, not printed: start-up logs end up in CI output.

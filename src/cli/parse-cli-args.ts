@@ -46,6 +46,8 @@ export const envNameOf = (flag: string): string =>
   `PETSTORE_SANDBOX_${flag.toUpperCase().replaceAll('-', '_')}`
 
 type Env = Readonly<Record<string, string | undefined>>
+/** The environment as a Map, read by name. */
+type Vars = ReadonlyMap<string, string | undefined>
 
 /** A value and where it came from, for messages. */
 interface Sourced {
@@ -54,15 +56,15 @@ interface Sourced {
 }
 
 // An empty environment variable counts as unset, as shells and CI files often leave them.
-const fromEnv = (env: Env, name: string): Sourced | undefined => {
-  const text = env[name]
+const fromEnv = (env: Vars, name: string): Sourced | undefined => {
+  const text = env.get(name)
   return text === undefined || text === '' ? undefined : { text, label: name }
 }
 
 const pick = (
   flag: string,
   value: string | undefined,
-  env: Env,
+  env: Vars,
   extraEnv: readonly string[] = [],
 ): Sourced | undefined => {
   if (value !== undefined) return { text: value, label: `--${flag}` }
@@ -103,7 +105,7 @@ const readDuration = (source: Sourced | undefined, schema: z.ZodType<number>) =>
 const readList = (
   flag: string,
   values: readonly string[] | undefined,
-  env: Env,
+  env: Vars,
   schema: z.ZodType<string>,
 ): string[] | undefined => {
   const envName = envNameOf(flag)
@@ -116,7 +118,7 @@ const readList = (
   return sources?.map((source) => check(schema, source.text, source))
 }
 
-const readBoolean = (flagSet: boolean, env: Env, name: string): boolean | undefined => {
+const readBoolean = (flagSet: boolean, env: Vars, name: string): boolean | undefined => {
   if (flagSet) return true
   const source = fromEnv(env, name)
   if (source === undefined) return undefined
@@ -127,8 +129,8 @@ const readBoolean = (flagSet: boolean, env: Env, name: string): boolean | undefi
 
 const readKeys = (
   flags: readonly string[] | undefined,
-  env: Env,
-): Record<string, KeyOption> | undefined => {
+  env: Vars,
+): Map<string, KeyOption> | undefined => {
   const envName = envNameOf('key')
   const envKeys = fromEnv(env, envName)
   const sources: Sourced[] = [
@@ -140,11 +142,11 @@ const readKeys = (
     ...(flags ?? []).map((text) => ({ text, label: '--key' })),
   ]
   if (sources.length === 0) return undefined
-  const keys: Record<string, KeyOption> = {}
+  const keys = new Map<string, KeyOption>()
   for (const source of sources) {
     try {
       const [name, option] = parseKeyFlag(source.text)
-      keys[name] = option
+      keys.set(name, option)
     } catch (error) {
       if (!(error instanceof KeyFlagError)) throw error
       throw new CliUsageError(`Failed to read ${source.label}: ${error.message}.`)
@@ -183,9 +185,10 @@ const joinNegativeValues = (args: readonly string[]): string[] => {
  *
  * @example
  * parseCliArgs(['--port', '0', '--key', 'team=pro'], { PETSTORE_SANDBOX_SEED: '7' })
- * // { kind: 'serve', configFile: undefined, settings: { port: 0, seed: 7, keys: { team: 'pro' } } }
+ * // { kind: 'serve', configFile: undefined, settings: { port: 0, seed: 7, keys: Map { 'team' => 'pro' } } }
  */
-export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand => {
+export const parseCliArgs = (args: readonly string[], environment: Env = {}): CliCommand => {
+  const env: Vars = new Map(Object.entries(environment))
   let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values']
   try {
     ;({ values } = parseArgs({

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { isValidKeyText } from '../auth/parse-authorization.js'
+import { ownRecord } from '../contract/own-record.js'
 import { PLAN_NAMES } from '../contract/plans.js'
 
 // The rules of each setting, written once: the flags, the environment and the
@@ -75,7 +76,8 @@ export const SETTING_SCHEMAS = {
     .string({ error: 'must be a string' })
     .regex(/^(\/[A-Za-z0-9._~-]+)+\/?$/, { error: 'must be a path such as /v1' }),
   quiet: z.boolean({ error: 'must be true or false' }),
-  keys: z.record(keyName, keyOption, { error: 'must be an object of key names to plans' }),
+  // A Map, not z.record: a key named `__proto__` survives (issue 24).
+  keys: ownRecord(keyName, keyOption, { error: 'must be an object of key names to plans' }),
   rateLimit: z.strictObject({
     banAfter: z.number({ error: 'must be a number' }).optional(),
     banMinutes: z.number({ error: 'must be a number' }).optional(),

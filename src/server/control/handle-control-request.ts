@@ -226,8 +226,12 @@ const answer = async (ctx: ControlContext, req: IncomingMessage): Promise<Sandbo
   const denied =
     checkControlOrigin(req, ctx.allowedHosts) ?? checkControlAccess(req, ctx.adminToken)
   if (denied !== undefined) throw denied
-  const url = new URL(req.url ?? '/', 'http://control.invalid')
-  const path = url.pathname.slice(CONTROL_PREFIX.length) || '/'
+  const target = req.url ?? '/'
+  const url = new URL(target, 'http://control.invalid')
+  // The path as sent: the URL parser would resolve `.` and `..` (also written %2E), and
+  // every id the API accepts (sessions `.` and `..`, keys too) must be reachable (issue 24).
+  const query = target.indexOf('?')
+  const path = (query === -1 ? target : target.slice(0, query)).slice(CONTROL_PREFIX.length) || '/'
   const method = req.method ?? 'GET'
   const match = CONTROL_ROUTER.match(method === 'HEAD' ? 'GET' : method, path)
   if (match.kind === 'not-found')

@@ -79,26 +79,35 @@ const pets = (dashboard: Dashboard, req: IncomingMessage): SandboxResponse => {
   })
 }
 
-/** The dashboard's routes below /__sandbox: path → method → answer. */
-const ROUTES: Record<string, { auth: boolean; methods: Record<string, Route> }> = {
+/** The dashboard's routes below /__sandbox: path → method → answer (Maps: a path is user input). */
+const ROUTES = new Map<string, { auth: boolean; methods: Map<string, Route> }>([
   // The page and its files carry no data: they load without the admin token (docs/decisions/0011-dashboard-event-stream.md).
-  '': { auth: false, methods: { GET: (d) => page(d) } },
-  '/': { auth: false, methods: { GET: (d) => page(d) } },
-  '/events': {
-    auth: true,
-    methods: {
-      GET: (d, req, res) => {
-        d.openStream(res, watchedSession(req))
-        return 'streamed'
-      },
+  ['', { auth: false, methods: new Map([['GET', (d) => page(d)]]) }],
+  ['/', { auth: false, methods: new Map([['GET', (d) => page(d)]]) }],
+  [
+    '/events',
+    {
+      auth: true,
+      methods: new Map([
+        [
+          'GET',
+          (d, req, res) => {
+            d.openStream(res, watchedSession(req))
+            return 'streamed'
+          },
+        ],
+      ]),
     },
-  },
-  '/quotas': {
-    auth: true,
-    methods: { GET: (d, req) => jsonResponse(200, d.snapshot(watchedSession(req))) },
-  },
-  '/pets': { auth: true, methods: { GET: pets } },
-}
+  ],
+  [
+    '/quotas',
+    {
+      auth: true,
+      methods: new Map([['GET', (d, req) => jsonResponse(200, d.snapshot(watchedSession(req)))]]),
+    },
+  ],
+  ['/pets', { auth: true, methods: new Map([['GET', pets]]) }],
+])
 
 const asset = (dashboard: Dashboard, name: string): SandboxResponse | undefined => {
   const file = dashboard.assets.get(name)
@@ -155,12 +164,12 @@ const answer = (dashboard: Dashboard, req: IncomingMessage, res: ServerResponse,
       })
     return revokeByRef(dashboard, byRef[1], watchedSession(req))
   }
-  const route = ROUTES[path]
+  const route = ROUTES.get(path)
   if (route === undefined) return undefined
   if (route.auth && denied !== undefined) throw denied
-  const handler = route.methods[method]
+  const handler = route.methods.get(method)
   if (handler === undefined) {
-    const allow = Object.keys(route.methods).join(', ')
+    const allow = [...route.methods.keys()].join(', ')
     throw new ApiError(
       'method_not_allowed',
       `${method} is not allowed on ${PREFIX}${path}. Allowed: ${allow}.`,
