@@ -185,6 +185,8 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     onHttpRequest,
   )
   server.keepAliveTimeout = timeouts.keepAliveMs ?? 5_000
+  // One line past the limit is kept, so checkRequestHead sees that there were too many.
+  server.maxHeadersCount = SERVER_LIMITS.maxHeaderLines + 1
   server.on('clientError', handleClientError)
   // Without these listeners node answers 417 with an empty body and drops CONNECT unanswered.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {

@@ -9,6 +9,12 @@ export const SERVER_LIMITS = {
   maxTargetBytes: 8 * 1024,
   /** Request line and header lines together: 16 KiB (node's default). */
   maxHeaderBytes: 16 * 1024,
+  /**
+   * Header lines (Apache's default, LimitRequestFields). Counted as well as
+   * bytes: node keeps only the first `maxHeadersCount` lines, so many short
+   * lines would otherwise pass unseen (issue 24).
+   */
+  maxHeaderLines: 100,
   /** Where node:http stops reading a head: 64 KiB. */
   maxHeadBytes: 64 * 1024,
 } as const
