@@ -17,4 +17,12 @@ export const SERVER_LIMITS = {
   maxHeaderLines: 100,
   /** Where node:http stops reading a head: 64 KiB. */
   maxHeadBytes: 64 * 1024,
+  /** Wrong admin tokens one address may send in a minute before it is refused with 429 (issue 24). */
+  maxWrongAdminTokens: 10,
+  /** Addresses whose wrong admin tokens are remembered; the oldest is forgotten first. */
+  maxThrottledAddresses: 10_000,
+  /** Dashboard event streams open at once; past it, 503 `stream_limit_reached` with Retry-After. */
+  maxDashboardStreams: 100,
+  /** Below this many characters the CLI warns that an admin token is easy to guess. */
+  minAdminTokenLength: 16,
 } as const

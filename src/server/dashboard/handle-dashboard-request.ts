@@ -5,7 +5,6 @@ import { jsonResponse } from '../../http/json-response.js'
 import type { SandboxResponse } from '../../http/types.js'
 import { requestedSession } from '../../pipeline/select-session.js'
 import { DEFAULT_SESSION } from '../../state/sandbox-state.js'
-import { checkControlAccess } from '../control/check-control-access.js'
 import { writeNow } from '../write-sandbox-response.js'
 import type { Dashboard } from './create-dashboard.js'
 import { DASHBOARD_HEADERS } from './dashboard-headers.js'
@@ -154,10 +153,14 @@ const answer = (dashboard: Dashboard, req: IncomingMessage, res: ServerResponse,
       throw new ApiError('route_not_found', `No dashboard file ${PREFIX}${path}.`)
     return found
   }
-  const denied = checkControlAccess(req, dashboard.adminToken)
+  // Checked once, and only for the dashboard's own routes: wrong admin tokens are counted.
+  const check = (): void => {
+    const denied = dashboard.access.check(req)
+    if (denied !== undefined) throw denied
+  }
   const byRef = /^\/keys\/by-ref\/([0-9a-f]{1,64})$/.exec(path)
   if (byRef?.[1] !== undefined) {
-    if (denied !== undefined) throw denied
+    check()
     if (method !== 'DELETE')
       throw new ApiError('method_not_allowed', `${method} is not allowed here. Allowed: DELETE.`, {
         headers: { Allow: 'DELETE' },
@@ -166,7 +169,7 @@ const answer = (dashboard: Dashboard, req: IncomingMessage, res: ServerResponse,
   }
   const route = ROUTES.get(path)
   if (route === undefined) return undefined
-  if (route.auth && denied !== undefined) throw denied
+  if (route.auth) check()
   const handler = route.methods.get(method)
   if (handler === undefined) {
     const allow = [...route.methods.keys()].join(', ')
