@@ -3,7 +3,7 @@ import type { AuthorizationHeader } from '../auth/parse-authorization.js'
 import { unauthorized } from '../http/errors.js'
 import type { SandboxRequest } from '../http/types.js'
 import { anonymousBucketName } from '../rate-limit/anonymous-bucket-name.js'
-import type { SandboxState } from '../state/sandbox-state.js'
+import { DEFAULT_SESSION, type SandboxState } from '../state/sandbox-state.js'
 
 /** Who is calling: the key's record, or nobody (an anonymous caller), and the bucket it counts against. */
 export interface Caller {
@@ -15,7 +15,7 @@ export interface Caller {
    * Whom a session this caller opens belongs to (decision 0026): `key:<key>`
    * for a key of its own (option or run-time), `demo:<address>` for a public
    * demo key (per IPv4 address, per IPv6 /64); undefined without a valid key,
-   * which opens no session.
+   * which opens no session, and for `default`, which is nobody's.
    */
   owner: string | undefined
 }
@@ -31,29 +31,38 @@ export interface Caller {
  * @example
  * const caller = await identify({ state, session: 'w1', auth, request })
  */
-export const identify = async (input: {
+export const identify = (input: {
   state: SandboxState
   /** The session the request asks for (`selectSession`). */
   session: string
   auth: AuthorizationHeader
   request: Pick<SandboxRequest, 'clientAddress'>
-}): Promise<Caller> => {
+}): Caller | Promise<Caller> => {
   const { auth, request } = input
-  const key =
-    auth.kind === 'bearer' ? await input.state.findKey(input.session, auth.token) : undefined
-  const anonymous = `anon:${request.clientAddress ?? 'shared'}`
-  return {
-    auth,
-    key,
-    bucket: key !== undefined ? `key:${key.key}` : anonymous,
-    owner:
-      key === undefined
-        ? undefined
-        : key.source === 'demo'
-          ? `demo:${anonymousBucketName(anonymous).slice('anon:'.length)}`
-          : `key:${key.key}`,
-  }
+  const key = auth.kind === 'bearer' ? input.state.findKey(input.session, auth.token) : undefined
+  // Synchronous when the state is (memory): no microtask on the hot path.
+  if (key instanceof Promise)
+    return key.then((found) => toCaller(auth, found, request, input.session))
+  return toCaller(auth, key, request, input.session)
 }
+
+const toCaller = (
+  auth: AuthorizationHeader,
+  key: ApiKeyInfo | undefined,
+  request: Pick<SandboxRequest, 'clientAddress'>,
+  session: string,
+): Caller => ({
+  auth,
+  key,
+  bucket: key !== undefined ? `key:${key.key}` : `anon:${request.clientAddress ?? 'shared'}`,
+  // Only a session that can be opened needs an owner (`default` is nobody's).
+  owner:
+    key === undefined || session === DEFAULT_SESSION
+      ? undefined
+      : key.source === 'demo'
+        ? `demo:${anonymousBucketName(`anon:${request.clientAddress ?? 'shared'}`).slice(5)}`
+        : `key:${key.key}`,
+})
 
 /**
  * Stage 4: the 401 for a caller without a valid key, with its challenge.

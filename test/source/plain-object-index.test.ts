@@ -19,6 +19,7 @@ describe('no plain object indexed by user input in src/', () => {
           'export const has = (id: string, all: object) => id in all',
           'export const schema = z.record(z.string(), z.number())',
           "export const fine = (all: Record<string, number>, xs: number[], i: number, k: 'a' | 'b') => [all.a, all['b'], xs[i], all[k], new Map<string, number>().get('x')]",
+          'export const copy = (from: Record<string, number>) => { const to: Record<string, number> = {}; for (const name in from) to[name] = from[name] as number; return to }',
         ].join('\n'),
       },
     })

@@ -28,6 +28,10 @@ const isWideKey = (type: ts.Type): boolean =>
  * a key such as `__proto__`, `constructor` or `toString` reaches the object's
  * prototype instead of its own entries. Also every `z.record(`, whose parse
  * drops a `__proto__` key. Map, Set and `Object.fromEntries` keep such keys.
+ * A key that is the variable of a `for (const name in object)` loop is not
+ * flagged: it is an own key of an existing record, copied or read back (the
+ * hot path copies header records so; request data is copied into
+ * `Object.create(null)`, which keeps even a `__proto__` key).
  *
  * @example
  * expect(findPlainObjectIndex({ root: 'src' })).toEqual([])
@@ -83,6 +87,12 @@ export const findPlainObjectIndex = (input: {
     return checker.getIndexInfoOfType(apparent, ts.IndexKind.String) !== undefined
   }
   const found: PlainObjectIndex[] = []
+  const loopKeys = new Set<ts.Symbol>()
+  const isLoopKey = (node: ts.Expression): boolean => {
+    if (!ts.isIdentifier(node)) return false
+    const symbol = checker.getSymbolAtLocation(node)
+    return symbol !== undefined && loopKeys.has(symbol)
+  }
   for (const source of program.getSourceFiles()) {
     if (!roots.includes(source.fileName)) continue
     const report = (node: ts.Node): void => {
@@ -93,8 +103,15 @@ export const findPlainObjectIndex = (input: {
       })
     }
     const visit = (node: ts.Node): void => {
+      if (ts.isForInStatement(node) && ts.isVariableDeclarationList(node.initializer)) {
+        for (const declaration of node.initializer.declarations) {
+          const symbol = checker.getSymbolAtLocation(declaration.name)
+          if (symbol !== undefined) loopKeys.add(symbol)
+        }
+      }
       if (
         ts.isElementAccessExpression(node) &&
+        !isLoopKey(node.argumentExpression) &&
         isWideKey(checker.getTypeAtLocation(node.argumentExpression)) &&
         isDictionary(checker.getTypeAtLocation(node.expression))
       )

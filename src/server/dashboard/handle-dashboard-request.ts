@@ -91,7 +91,7 @@ const ROUTES = new Map<string, { auth: boolean; methods: Map<string, Route> }>([
         [
           'GET',
           (d, req, res) => {
-            d.openStream(res, watchedSession(req))
+            void d.openStream(res, watchedSession(req))
             return 'streamed'
           },
         ],
