@@ -1,4 +1,4 @@
-import type { OperationId } from '../contract/operation-id.js'
+import type { OperationId } from '../contract/operation-ids.js'
 import type { TransportFault } from '../http/types.js'
 
 /** A request's or response's headers and body as the journal shows them (secrets redacted). */
@@ -14,9 +14,13 @@ export interface JournalMessage {
 /** Where an answer came from: the sandbox itself, the upstream deployment, or a recording. */
 export type AnswerSource = 'sandbox' | 'upstream' | 'replay'
 
-/** A rule of the contract that an answer broke (upstream mode validates every real answer). */
+/**
+ * A rule of the contract that an answer broke (upstream mode validates every
+ * real answer with src/validation): its stable id and one sentence. The rule
+ * is a string here: a journal also holds entries read back from a recording.
+ */
 export interface Violation {
-  /** A stable rule id, e.g. `spec.errors.shape`. */
+  /** A stable rule id, e.g. `spec.errors.body` (src/validation/answer-rules.ts). */
   rule: string
   message: string
 }

@@ -1,4 +1,4 @@
-import type { OperationId } from '../contract/operation-id.js'
+import type { OperationId } from '../contract/operation-ids.js'
 import type { PetRecords } from '../db/pet-records.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 

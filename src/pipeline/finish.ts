@@ -1,4 +1,4 @@
-import type { OperationId } from '../contract/operation-id.js'
+import type { OperationId } from '../contract/operation-ids.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { AnswerSource, JournalRecord, Violation } from '../journal/journal.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
