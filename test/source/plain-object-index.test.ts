@@ -20,6 +20,7 @@ describe('no plain object indexed by user input in src/', () => {
           'export const schema = z.record(z.string(), z.number())',
           "export const fine = (all: Record<string, number>, xs: number[], i: number, k: 'a' | 'b') => [all.a, all['b'], xs[i], all[k], new Map<string, number>().get('x')]",
           'export const copy = (from: Record<string, number>) => { const to: Record<string, number> = {}; for (const name in from) to[name] = from[name] as number; return to }',
+          'export const own = (all: Record<string, number>, id: string) => (Object.hasOwn(all, id) ? all[id] : undefined)',
         ].join('\n'),
       },
     })

@@ -31,7 +31,8 @@ const isWideKey = (type: ts.Type): boolean =>
  * A key that is the variable of a `for (const name in object)` loop is not
  * flagged: it is an own key of an existing record, copied or read back (the
  * hot path copies header records so; request data is copied into
- * `Object.create(null)`, which keeps even a `__proto__` key).
+ * `Object.create(null)`, which keeps even a `__proto__` key). Nor is a read
+ * guarded by an own-key check, `Object.hasOwn(object, key) ? object[key] : …`.
  *
  * @example
  * expect(findPlainObjectIndex({ root: 'src' })).toEqual([])
@@ -88,6 +89,18 @@ export const findPlainObjectIndex = (input: {
   }
   const found: PlainObjectIndex[] = []
   const loopKeys = new Set<ts.Symbol>()
+  /** `Object.hasOwn(o, k) ? o[k] : …`: the read happens only for an own key. */
+  const isOwnKeyRead = (node: ts.ElementAccessExpression): boolean => {
+    const parent = node.parent
+    if (!ts.isConditionalExpression(parent) || parent.whenTrue !== node) return false
+    const test = parent.condition
+    return (
+      ts.isCallExpression(test) &&
+      test.expression.getText() === 'Object.hasOwn' &&
+      test.arguments[0]?.getText() === node.expression.getText() &&
+      test.arguments[1]?.getText() === node.argumentExpression.getText()
+    )
+  }
   const isLoopKey = (node: ts.Expression): boolean => {
     if (!ts.isIdentifier(node)) return false
     const symbol = checker.getSymbolAtLocation(node)
@@ -112,6 +125,7 @@ export const findPlainObjectIndex = (input: {
       if (
         ts.isElementAccessExpression(node) &&
         !isLoopKey(node.argumentExpression) &&
+        !isOwnKeyRead(node) &&
         isWideKey(checker.getTypeAtLocation(node.argumentExpression)) &&
         isDictionary(checker.getTypeAtLocation(node.expression))
       )
