@@ -89,17 +89,21 @@ export const findPlainObjectIndex = (input: {
   }
   const found: PlainObjectIndex[] = []
   const loopKeys = new Set<ts.Symbol>()
-  /** `Object.hasOwn(o, k) ? o[k] : …`: the read happens only for an own key. */
+  /** `Object.hasOwn(o, k) ? o[k] : …` (the test may be one of `&&`'s operands): an own key only. */
   const isOwnKeyRead = (node: ts.ElementAccessExpression): boolean => {
     const parent = node.parent
     if (!ts.isConditionalExpression(parent) || parent.whenTrue !== node) return false
-    const test = parent.condition
-    return (
-      ts.isCallExpression(test) &&
-      test.expression.getText() === 'Object.hasOwn' &&
-      test.arguments[0]?.getText() === node.expression.getText() &&
-      test.arguments[1]?.getText() === node.argumentExpression.getText()
-    )
+    const guards = (test: ts.Expression): boolean =>
+      ts.isParenthesizedExpression(test)
+        ? guards(test.expression)
+        : ts.isBinaryExpression(test) &&
+            test.operatorToken.kind === ts.SyntaxKind.AmpersandAmpersandToken
+          ? guards(test.left) || guards(test.right)
+          : ts.isCallExpression(test) &&
+            test.expression.getText() === 'Object.hasOwn' &&
+            test.arguments[0]?.getText() === node.expression.getText() &&
+            test.arguments[1]?.getText() === node.argumentExpression.getText()
+    return guards(parent.condition)
   }
   const isLoopKey = (node: ts.Expression): boolean => {
     if (!ts.isIdentifier(node)) return false
