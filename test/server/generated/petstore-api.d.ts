@@ -319,7 +319,7 @@ export interface paths {
         };
         /**
          * The dashboard's event stream
-         * @description Server-Sent Events (`text/event-stream`), open until the client leaves. First a `snapshot` event (the body of `GET /__sandbox/quotas`) and a `backlog` event (the last 200 requests), then a `request` event for every request the API answers (method, path, status or `null` for no response, scenario, plan, session, request and response headers with secrets redacted, bodies capped at 8 KiB), a `snapshot` every second, and `change` events (`{"type": "reset"}`, `{"type": "keys"}`). The page reads it with fetch, so it can send the admin token as a header.
+         * @description Server-Sent Events (`text/event-stream`), open until the client leaves. First a `snapshot` event (the body of `GET /__sandbox/quotas`) and a `backlog` event (the last 200 requests), then a `request` event for every request the API answers (method, path, status or `null` for no response, scenario, plan, session, request and response headers with secrets redacted, bodies capped at 8 KiB), a `snapshot` every second, and `change` events (`{"type": "reset"}`, `{"type": "keys"}`). The page reads it with fetch, so it can send the admin token as a header. At most 100 streams are open at once (503 `stream_limit_reached` with `Retry-After` past it), and a reader that stops reading is disconnected once 1 MiB waits for it.
          */
         get: operations["streamDashboardEvents"];
         put?: never;
@@ -716,6 +716,18 @@ export interface components {
             /** @constant */
             status?: 501;
         };
+        ControlTooManyRequestsError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "rate_limit_exceeded";
+            /** @constant */
+            status?: 429;
+        };
+        StreamLimitReachedError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "stream_limit_reached";
+            /** @constant */
+            status?: 503;
+        };
     };
     responses: {
         /** @description An invalid or repeated query parameter (`invalid_parameter`, naming it in `details`), or an unknown scenario (`unknown_scenario`). */
@@ -1040,6 +1052,26 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["IdSpaceExhaustedError"];
+            };
+        };
+        /** @description The server has an admin token and this address (per IPv4 address, per IPv6 /64) sent more than 10 wrong ones within a minute: every request from it is refused, with the right token too, until the minute is over. */
+        ControlTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ControlTooManyRequestsError"];
+            };
+        };
+        /** @description 100 dashboard streams are open already (the server's cap): close a dashboard page or retry after `Retry-After` seconds. */
+        StreamLimitReached: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StreamLimitReachedError"];
             };
         };
     };
@@ -1367,6 +1399,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DocumentNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     resetSandbox: {
@@ -1387,6 +1420,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getScenario: {
@@ -1409,6 +1443,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     setScenario: {
@@ -1442,6 +1477,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getClock: {
@@ -1464,6 +1500,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     changeClock: {
@@ -1497,6 +1534,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listKeys: {
@@ -1519,6 +1557,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     createKey: {
@@ -1553,6 +1592,7 @@ export interface operations {
             405: components["responses"]["ControlMethodNotAllowed"];
             409: components["responses"]["KeyExists"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     revokeKey: {
@@ -1577,6 +1617,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listRequests: {
@@ -1599,6 +1640,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     clearRequests: {
@@ -1619,6 +1661,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     exportRequestsAsHar: {
@@ -1653,6 +1696,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getDashboardAsset: {
@@ -1709,6 +1753,8 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+            503: components["responses"]["StreamLimitReached"];
         };
     };
     getQuotas: {
@@ -1731,6 +1777,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listStoredPets: {
@@ -1772,6 +1819,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     revokeKeyByRef: {
@@ -1796,6 +1844,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
 }
