@@ -35,6 +35,8 @@ export const ERROR_CODES = {
   key_exists: 409,
   // POST /__sandbox/requests/expect: the journal does not hold the requests expected (issue 23).
   expectation_not_met: 409,
+  // The dashboard's event stream past the server's cap (issue 24).
+  stream_limit_reached: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

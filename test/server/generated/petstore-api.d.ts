@@ -379,7 +379,7 @@ export interface paths {
         };
         /**
          * The dashboard's event stream
-         * @description Server-Sent Events (`text/event-stream`), open until the client leaves. First a `snapshot` event (the body of `GET /__sandbox/quotas`) and a `backlog` event (the last 200 requests), then a `request` event for every request the API answers (method, path, status or `null` for no response, scenario, plan, session, request and response headers with secrets redacted, bodies capped at 8 KiB), a `snapshot` every second, and `change` events (`{"type": "reset"}`, `{"type": "keys"}`). The page reads it with fetch, so it can send the admin token as a header.
+         * @description Server-Sent Events (`text/event-stream`), open until the client leaves. First a `snapshot` event (the body of `GET /__sandbox/quotas`) and a `backlog` event (the last 200 requests), then a `request` event for every request the API answers (method, path, status or `null` for no response, scenario, plan, session, request and response headers with secrets redacted, bodies capped at 8 KiB), a `snapshot` every second, and `change` events (`{"type": "reset"}`, `{"type": "keys"}`). The page reads it with fetch, so it can send the admin token as a header. At most 100 streams are open at once (503 `stream_limit_reached` with `Retry-After` past it), and a reader that stops reading is disconnected once 1 MiB waits for it.
          */
         get: operations["streamDashboardEvents"];
         put?: never;
@@ -788,6 +788,18 @@ export interface components {
             code?: "not_implemented";
             /** @constant */
             status?: 501;
+        };
+        ControlTooManyRequestsError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "rate_limit_exceeded";
+            /** @constant */
+            status?: 429;
+        };
+        StreamLimitReachedError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "stream_limit_reached";
+            /** @constant */
+            status?: 503;
         };
         /** @description Which requests to find in the journal (docs/judging-the-client.md). Every field given must hold; an omitted field matches anything. */
         SandboxRequestMatch: {
@@ -1198,6 +1210,26 @@ export interface components {
                 "application/json": components["schemas"]["IdSpaceExhaustedError"];
             };
         };
+        /** @description The server has an admin token and this address (per IPv4 address, per IPv6 /64) sent more than 10 wrong ones within a minute: every request from it is refused, with the right token too, until the minute is over. */
+        ControlTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ControlTooManyRequestsError"];
+            };
+        };
+        /** @description 100 dashboard streams are open already (the server's cap): close a dashboard page or retry after `Retry-After` seconds. */
+        StreamLimitReached: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StreamLimitReachedError"];
+            };
+        };
         /** @description The journal does not hold the requests expected (`expectation_not_met`): the message says what was received and shows the nearest misses as a diff; `details` holds the same, one difference each. */
         ExpectationNotMet: {
             headers: {
@@ -1532,6 +1564,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DocumentNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     resetSandbox: {
@@ -1552,6 +1585,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getScenario: {
@@ -1574,6 +1608,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     setScenario: {
@@ -1607,6 +1642,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getClock: {
@@ -1629,6 +1665,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     changeClock: {
@@ -1662,6 +1699,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listKeys: {
@@ -1684,6 +1722,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     createKey: {
@@ -1718,6 +1757,7 @@ export interface operations {
             405: components["responses"]["ControlMethodNotAllowed"];
             409: components["responses"]["KeyExists"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     revokeKey: {
@@ -1742,6 +1782,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listRequests: {
@@ -1786,6 +1827,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     clearRequests: {
@@ -1806,6 +1848,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     exportRequestsAsHar: {
@@ -1840,6 +1883,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     expectRequests: {
@@ -1882,6 +1926,7 @@ export interface operations {
             405: components["responses"]["ControlMethodNotAllowed"];
             409: components["responses"]["ExpectationNotMet"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     reportClient: {
@@ -1904,6 +1949,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     coverClient: {
@@ -1926,6 +1972,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getDashboardAsset: {
@@ -1982,6 +2029,8 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+            503: components["responses"]["StreamLimitReached"];
         };
     };
     getQuotas: {
@@ -2004,6 +2053,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listStoredPets: {
@@ -2045,6 +2095,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     revokeKeyByRef: {
@@ -2069,6 +2120,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
 }
