@@ -90,13 +90,13 @@ export const toSandboxRequest = async (
 const toMswResponse = async (answer: Answer, request: Request): Promise<Response> => {
   const { response } = answer
   const method = request.method
-  if (response.delayMs !== undefined && response.delayMs > 0) {
-    if (await holdUnlessAborted(response.delayMs, request.signal)) {
-      await answer.markAborted()
-      return Response.error()
-    }
-  } else if (response.fault !== undefined && request.signal?.aborted === true) {
+  if (
+    response.delayMs !== undefined &&
+    response.delayMs > 0 &&
+    (await holdUnlessAborted(response.delayMs, request.signal))
+  ) {
     await answer.markAborted()
+    return Response.error()
   }
   // A Response of type "error" is how MSW fails the connection.
   if (response.fault !== undefined) return Response.error()

@@ -32,21 +32,20 @@ export interface JournalJudge {
  * const judge = createJournalJudge('default', () => session.listJournal())
  * await judge.expect({ method: 'POST', path: '/v1/pets' }, { times: 1 })
  */
-export const createJournalJudge = (session: string, read: ReadJournal): JournalJudge => ({
-  async find(match) {
-    const { findInJournal } = await import('../judge/assert-requests.js')
-    return findInJournal(await read(), match, JUDGE_TOOLS)
-  },
-  async expect(match, options) {
-    const { expectInJournal } = await import('../judge/assert-requests.js')
-    return expectInJournal({ entries: await read(), match, options, session, tools: JUDGE_TOOLS })
-  },
-  async report() {
-    const { reportClient } = await import('../judge/report-client.js')
-    return reportClient(await read(), { session })
-  },
-  async coverage() {
-    const { measureCoverage } = await import('../judge/measure-coverage.js')
-    return measureCoverage(await read(), { session, operations: OPERATIONS })
-  },
-})
+export const createJournalJudge = (session: string, read: ReadJournal): JournalJudge => {
+  const load = () => import('../judge/judge-on-demand.js')
+  return {
+    find: async (match) => (await load()).findInJournal(await read(), match, JUDGE_TOOLS),
+    expect: async (match, options) =>
+      (await load()).expectInJournal({
+        entries: await read(),
+        match,
+        options,
+        session,
+        tools: JUDGE_TOOLS,
+      }),
+    report: async () => (await load()).reportClient(await read(), { session }),
+    coverage: async () =>
+      (await load()).measureCoverage(await read(), { session, operations: OPERATIONS }),
+  }
+}

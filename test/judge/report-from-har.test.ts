@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser } from 'playwright-core'
@@ -188,6 +188,11 @@ describe('report --from a browser recording (no _sandbox: callers from Authoriza
     const sentences = (r: ClientReport | undefined) =>
       r?.findings.map((f) => f.message.replaceAll(/#\d+/g, '#n'))
     expect(sentences(report)).toEqual(sentences(live))
-    expect(report?.findings[0]?.seqs).toEqual([2])
+    // Its seq is the getPet call's position in the file (the browser may have fetched a favicon first).
+    const recorded = JSON.parse(readFileSync(path, 'utf8')) as {
+      log: { entries: { request: { url: string } }[] }
+    }
+    const position = recorded.log.entries.findIndex((e) => e.request.url.endsWith('/v1/pets/2')) + 1
+    expect(report?.findings[0]?.seqs).toEqual([position])
   })
 })

@@ -31,8 +31,8 @@ const traffic = async (session: string) => {
     headers: post,
     body: JSON.stringify({ name: 'Mía 🐈', categoryId: 3, tags: ['a', 'b'] }),
   })
-  await fetch(`${API}/pets/1`, {
-    headers: { authorization: 'Bearer nope', 'x-sandbox-session': session },
+  await fetch(`${API}/pets/999999`, {
+    headers: { authorization: 'Bearer sandbox-pro', 'x-sandbox-session': session },
   })
   return sandbox.session(session)
 }
@@ -70,15 +70,15 @@ describe('requests.find', () => {
     expect(await seqs({ headers: { authorization: 'Bearer sandbox-free' } })).toEqual(
       all.slice(0, 3),
     )
-    expect(await seqs({ headers: { authorization: 'bearer nope' } })).toEqual([all[3]])
-    expect(await seqs({ headers: { authorization: 'Bearer sandbox-pro' } })).toEqual([])
+    expect(await seqs({ headers: { authorization: 'bearer sandbox-pro' } })).toEqual([all[3]])
+    expect(await seqs({ headers: { authorization: 'Bearer sandbox-business' } })).toEqual([])
     expect(await seqs({ body: { name: 'Mía 🐈' } })).toEqual([all[2]])
     expect(await seqs({ body: { tags: ['a', 'b'] } })).toEqual([all[2]])
     expect(await seqs({ body: { tags: ['a'] } })).toEqual([])
     expect(await seqs({ body: { name: /^r/ } })).toEqual([all[1]])
     expect(await seqs({ status: 201 })).toEqual(all.slice(1, 3))
-    expect(await seqs({ status: [401, 400] })).toEqual([all[3]])
-    expect(await seqs({ operation: 'getPet', status: 401 })).toEqual([all[3]])
+    expect(await seqs({ status: [404, 400] })).toEqual([all[3]])
+    expect(await seqs({ operation: 'getPet', status: 404 })).toEqual([all[3]])
   })
 
   it('fails fast on a match that cannot be right', async () => {
@@ -100,7 +100,7 @@ describe('requests.expect', () => {
   it('resolves the matching entries when the count is right', async () => {
     const session = await traffic('count')
     await expect(session.requests.expect({ method: 'POST' }, { times: 2 })).resolves.toHaveLength(2)
-    await expect(session.requests.expect({ status: 401 })).resolves.toHaveLength(1)
+    await expect(session.requests.expect({ status: 404 })).resolves.toHaveLength(1)
     await expect(session.requests.expect({ status: 500 }, { times: 0 })).resolves.toEqual([])
   })
 
@@ -151,8 +151,8 @@ describe('requests.expect', () => {
         #2 POST /v1/pets → 201
         #3 POST /v1/pets → 201"
     `)
-    const none = await failureOf(session.requests.expect({ status: 401 }, { times: 0 }))
-    expect(none.message).toContain('Expected no requests matching status 401; received 1')
+    const none = await failureOf(session.requests.expect({ status: 404 }, { times: 0 }))
+    expect(none.message).toContain('Expected no requests matching status 404; received 1')
     const tooFew = await failureOf(
       session.requests.expect(
         { query: { limit: '5' }, headers: { 'x-trace': 'on' } },
@@ -169,7 +169,7 @@ describe('requests.expect', () => {
             - "on"
             + (absent)
 
-        #4 GET /v1/pets/1 → 401 invalid_api_key
+        #4 GET /v1/pets/999999 → 404 pet_not_found
           query.limit
             - "5"
             + (absent)
