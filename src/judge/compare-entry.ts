@@ -85,9 +85,9 @@ const compareJson = (
       out.push({ field: path, expected, received })
       return
     }
-    for (const key of Object.keys(expected))
+    for (const [key, value] of Object.entries(expected))
       compareJson(
-        expected[key],
+        value,
         Object.hasOwn(received, key) ? received[key] : undefined,
         bodyKey(path, key),
         out,
@@ -183,7 +183,9 @@ export const compareEntry = (
   if (match.headers !== undefined) {
     for (const [rawName, expected] of Object.entries(match.headers)) {
       const name = rawName.toLowerCase()
-      const received = entry.request.headers[name]
+      const headers = entry.request.headers
+      // Own names only: a header named `__proto__` or `constructor` is a name like any other.
+      const received = Object.hasOwn(headers, name) ? headers[name] : undefined
       const ok =
         valueMatches(expected, received) ||
         (name === 'authorization' && authorizationMatches(expected, entry, tools.keyRef))

@@ -34,7 +34,11 @@ export interface ExpectationFailure {
 }
 
 /** Why differences weigh differently: a request to another endpoint is farther than one with another body. */
-const FIELD_WEIGHT: Readonly<Record<string, number>> = { method: 3, path: 3, operation: 3 }
+const FIELD_WEIGHT: ReadonlyMap<string, number> = new Map([
+  ['method', 3],
+  ['path', 3],
+  ['operation', 3],
+])
 
 const MAX_MISSES = 3
 const MAX_LISTED = 5
@@ -107,7 +111,7 @@ const headline = (input: {
 }
 
 const weigh = (differences: readonly Difference[]): number =>
-  differences.reduce((sum, d) => sum + (FIELD_WEIGHT[d.field] ?? 1), 0)
+  differences.reduce((sum, d) => sum + (FIELD_WEIGHT.get(d.field) ?? 1), 0)
 
 /**
  * Why an expectation failed, in words and as data: the count, the requests

@@ -57,14 +57,16 @@ export interface HarSession {
 const headersOf = (
   list: readonly { name: string; value: string }[] = [],
 ): Record<string, string> => {
-  const out: Record<string, string> = {}
+  const out = new Map<string, string>()
   for (const { name, value } of list) {
     const key = name.toLowerCase()
     // HTTP/2 pseudo-headers (Chrome's exports) are not headers.
     if (key.startsWith(':')) continue
-    out[key] = out[key] === undefined ? value : `${out[key]}, ${value}`
+    const before = out.get(key)
+    out.set(key, before === undefined ? value : `${before}, ${value}`)
   }
-  return out
+  // Own properties: a header named `__proto__` stays a header.
+  return Object.fromEntries(out)
 }
 
 const textOf = (content: { text?: string | undefined; encoding?: string | undefined }): string => {

@@ -51,6 +51,9 @@ describe('GET /__sandbox/requests with filters', () => {
     expect(await filtered('operation=getPet&status=401')).toEqual([get])
     expect(await filtered('status=none')).toEqual([])
     expect(await filtered('__session=default&method=POST')).toEqual([create])
+    // A parameter or header named __proto__ is a name like any other (issue 24), not dropped.
+    expect(await filtered('query.__proto__=x')).toEqual([])
+    expect(await filtered('header.__proto__=x')).toEqual([])
   })
 
   it('answers 400 invalid_parameter for a filter that is not one, or a bad value', async () => {
@@ -83,6 +86,15 @@ describe('POST /__sandbox/requests/expect', () => {
         times: 1,
       }),
     ).toEqual({ status: 200, body: { matched: 1, seqs: [create] } })
+    expect(
+      (
+        await fetch(`${origin}/__sandbox/requests/expect`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"query":{"__proto__":"x"}}',
+        })
+      ).status,
+    ).toBe(409)
     expect(await control('POST', '/requests/expect', { status: 500, times: 0 })).toEqual({
       status: 200,
       body: { matched: 0, seqs: [] },

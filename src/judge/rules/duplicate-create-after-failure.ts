@@ -10,9 +10,9 @@ const canonical = (value: unknown): unknown => {
   if (Array.isArray(value)) return value.map(canonical)
   if (typeof value === 'object' && value !== null)
     return Object.fromEntries(
-      Object.keys(value)
-        .sort()
-        .map((key) => [key, canonical((value as Record<string, unknown>)[key])]),
+      Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([key, inner]) => [key, canonical(inner)]),
     )
   return value
 }

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import { OPERATION_IDS } from '../../contract/operation-ids.js'
+import { ownRecord } from '../../contract/own-record.js'
 import { ApiError } from '../../http/api-error.js'
 import { invalidParameter, repeatedParameter } from '../../http/errors.js'
 import { checkRequestMatch, type RequestMatch } from '../../judge/request-match.js'
@@ -16,8 +17,9 @@ export const ExpectBodySchema = z.strictObject({
   method: z.optional(z.union([z.string(), z.array(z.string())])),
   path: z.optional(z.string()),
   pathRegExp: z.optional(z.string()),
-  query: z.optional(z.record(z.string(), Scalar)),
-  headers: z.optional(z.record(z.string(), Scalar)),
+  // ownRecord, not z.record: a parameter or header named `__proto__` is kept (issue 24).
+  query: z.optional(ownRecord(z.string(), Scalar)),
+  headers: z.optional(ownRecord(z.string(), Scalar)),
   body: z.optional(z.unknown()),
   status: z.optional(z.union([Status, z.array(Status)])),
   operation: z.optional(z.enum(OPERATION_IDS)),
@@ -57,10 +59,16 @@ export const toRequestMatch = (
   input: Omit<ExpectBody, 'times'>,
   code: MatchErrorCode,
 ): RequestMatch => {
-  const { pathRegExp, ...rest } = input
+  const { pathRegExp, query, headers, ...rest } = input
   if (pathRegExp !== undefined && rest.path !== undefined)
     throw refuse(code, 'pathRegExp', 'cannot be given with path; send one of them')
-  const match = pathRegExp === undefined ? rest : { ...rest, path: regExpOf(pathRegExp, code) }
+  const match = {
+    ...rest,
+    // Object.fromEntries defines own properties: a `__proto__` name stays a name.
+    query: query === undefined ? undefined : Object.fromEntries(query),
+    headers: headers === undefined ? undefined : Object.fromEntries(headers),
+    ...(pathRegExp === undefined ? {} : { path: regExpOf(pathRegExp, code) }),
+  }
   try {
     return checkRequestMatch(
       Object.fromEntries(Object.entries(match).filter(([, value]) => value !== undefined)),
@@ -97,8 +105,8 @@ const statusOf = (text: string): number | null => {
  * readRequestFilters(new URLSearchParams('method=POST&body={"name":"Rex"}'))
  */
 export const readRequestFilters = (params: URLSearchParams): RequestMatch => {
-  const query: Record<string, string> = {}
-  const headers: Record<string, string> = {}
+  const query = new Map<string, string>()
+  const headers = new Map<string, string>()
   const known = new Set(['method', 'path', 'pathRegExp', 'status', 'operation', 'body'])
   for (const name of new Set(params.keys())) {
     if (name.startsWith('__') || known.has(name)) continue
@@ -107,8 +115,7 @@ export const readRequestFilters = (params: URLSearchParams): RequestMatch => {
     const field = name.slice(dot + 1)
     if (dot > 0 && field !== '' && (kind === 'query' || kind === 'header')) {
       const value = once(params, name) as string
-      if (kind === 'query') query[field] = value
-      else headers[field] = value
+      ;(kind === 'query' ? query : headers).set(field, value)
       continue
     }
     throw invalidParameter(
@@ -137,8 +144,8 @@ export const readRequestFilters = (params: URLSearchParams): RequestMatch => {
       pathRegExp: once(params, 'pathRegExp'),
       status: statuses.length === 0 ? undefined : statuses.length === 1 ? statuses[0] : statuses,
       operation: operation as RequestMatch['operation'],
-      query: Object.keys(query).length === 0 ? undefined : query,
-      headers: Object.keys(headers).length === 0 ? undefined : headers,
+      query: query.size === 0 ? undefined : query,
+      headers: headers.size === 0 ? undefined : headers,
       body,
     },
     'invalid_parameter',
