@@ -5,10 +5,10 @@
  * this run. Then the Redis commands per request, counted with MONITOR.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createHash } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
-import * as lua from '../src/state/redis/lua.js'
+import '../src/state/redis/create-redis-state.js'
+import { scriptNames } from '../src/state/redis/redis-script.js'
 import { startTestRedis } from '../test/support/redis-server.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -83,12 +83,8 @@ const stop = async (children: ChildProcess[]): Promise<void> => {
   )
 }
 
-const SCRIPT_NAMES = new Map(
-  Object.entries(lua).map(([name, text]) => [
-    createHash('sha1').update(text).digest('hex'),
-    name.replace(/_SCRIPT$/, '').toLowerCase(),
-  ]),
-)
+// The scripts' names by SHA-1 (each part of the Redis state declares its own).
+const SCRIPT_NAMES = scriptNames()
 
 /** Commands Redis receives from clients (not from scripts) while `work` runs, by script name. */
 const countCommands = async (url: string, work: () => Promise<void>) => {
