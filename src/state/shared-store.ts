@@ -8,8 +8,9 @@ import type { SandboxState } from './sandbox-state.js'
 
 /**
  * The `store` option: where a sandbox keeps its sessions when not in this
- * process. A Redis URL (`redis://HOST:PORT/DB`, `rediss://` for TLS), or the
- * URL with a key prefix, so that several sandboxes share one Redis.
+ * process. A Redis URL (`redis://HOST:PORT/DB`, `rediss://` for TLS), a Redis
+ * Cluster (`redis+cluster://HOST:PORT[,HOST:PORT…]`, `rediss+cluster://`), or
+ * the URL with a key prefix, so that several sandboxes share one Redis.
  */
 export type StoreOption = string | { url: string; prefix?: string }
 
@@ -54,25 +55,37 @@ export const parseStoreOption = (
   store: StoreOption,
 ): { url: string; prefix: string | undefined } => {
   const { url, prefix } = typeof store === 'string' ? { url: store, prefix: undefined } : store
-  let parsed: URL | undefined
-  try {
-    parsed = new URL(url)
-  } catch {
-    parsed = undefined
-  }
-  if (parsed === undefined || !/^rediss?:$/.test(parsed.protocol) || parsed.hostname === '') {
-    throw new TypeError(
-      `Failed to create the sandbox: store "${String(url)}" is not a Redis URL. Use redis://HOST:PORT/DB, e.g. redis://127.0.0.1:6379/0.`,
+  if (typeof url === 'string' && /^rediss?\+cluster:/.test(url)) {
+    // A Redis Cluster: one or more of its nodes, host:port, comma-separated (no database).
+    if (
+      !/^rediss?\+cluster:\/\/(?:[^@/]*@)?[^/?#@,\s]+:[0-9]{1,5}(?:,[^/?#@,\s]+:[0-9]{1,5})*\/?$/.test(
+        url,
+      )
     )
-  }
-  if (
-    parsed.pathname !== '' &&
-    parsed.pathname !== '/' &&
-    !/^\/[0-9]{1,2}$/.test(parsed.pathname)
-  ) {
-    throw new TypeError(
-      `Failed to create the sandbox: the database in store "${url}" must be a number (redis://HOST:PORT/0).`,
-    )
+      throw new TypeError(
+        `Failed to create the sandbox: store "${url.replace(/\/\/[^@/]*@/, '//***@')}" is not a Redis Cluster URL. Use redis+cluster://HOST:PORT[,HOST:PORT…], e.g. redis+cluster://127.0.0.1:7000,127.0.0.1:7001.`,
+      )
+  } else {
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(url)
+    } catch {
+      parsed = undefined
+    }
+    if (parsed === undefined || !/^rediss?:$/.test(parsed.protocol) || parsed.hostname === '') {
+      throw new TypeError(
+        `Failed to create the sandbox: store "${String(url)}" is not a Redis URL. Use redis://HOST:PORT/DB, e.g. redis://127.0.0.1:6379/0, or redis+cluster://HOST:PORT[,HOST:PORT…] for a Redis Cluster.`,
+      )
+    }
+    if (
+      parsed.pathname !== '' &&
+      parsed.pathname !== '/' &&
+      !/^\/[0-9]{1,2}$/.test(parsed.pathname)
+    ) {
+      throw new TypeError(
+        `Failed to create the sandbox: the database in store "${url}" must be a number (redis://HOST:PORT/0).`,
+      )
+    }
   }
   if (
     prefix !== undefined &&

@@ -1,18 +1,19 @@
-import type { Redis } from 'ioredis'
+import { createHash } from 'node:crypto'
+import type { Cluster, Redis } from 'ioredis'
 import type { ApiKeyInfo } from '../../auth/key-registry.js'
-import { DEFAULT_PET_COUNT, DEFAULT_SEED } from '../../db/seed-pets.js'
+import { DEFAULT_PET_COUNT, DEFAULT_SEED, seedPets } from '../../db/seed-pets.js'
 import { ApiError } from '../../http/api-error.js'
 import {
   type RateLimitOptions,
   resolveRateLimitOptions,
 } from '../../rate-limit/rate-limit-options.js'
+import { ANONYMOUS_BUCKET_CAP } from '../../rate-limit/rate-limiter.js'
 import type { Emitter } from '../emitter.js'
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TTL_MS } from '../memory-state.js'
 import type { SandboxEvents } from '../sandbox-events.js'
 import { DEFAULT_SESSION, type SandboxState } from '../sandbox-state.js'
 import type { CachedPets } from './cached-pets.js'
 import { openRedisConnection, redactUrl } from './redis-connection.js'
-import { claimFingerprint } from './redis-fingerprint.js'
 import { createRedisJournal } from './redis-journal.js'
 import { createRedisPets } from './redis-pets.js'
 import { createRedisSessions } from './redis-sessions.js'
@@ -22,7 +23,7 @@ import { createSessionView } from './session-view.js'
 export const DEFAULT_REDIS_PREFIX = 'petstore-sandbox:'
 
 export interface RedisStateOptions {
-  /** `redis://HOST:PORT/DB` (or `rediss://`). */
+  /** `redis://HOST:PORT/DB` (or `rediss://`), or `redis+cluster://HOST:PORT[,HOST:PORT…]` for a Redis Cluster. */
   url: string
   /** Prefix of every key, so that several sandboxes share one Redis (default `petstore-sandbox:`). */
   prefix?: string | undefined
@@ -45,8 +46,8 @@ export interface RedisStateOptions {
 
 /** The Redis state: the seam, plus what its owner needs. */
 export interface RedisState extends SandboxState {
-  /** The client (tests and the benchmark count its commands). */
-  readonly redis: Redis
+  /** The client (tests and the benchmark count its commands): one Redis, or a Cluster. */
+  readonly redis: Redis | Cluster
   readonly prefix: string
   /** Disconnects. */
   close(): Promise<void>
@@ -84,6 +85,12 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
     prefix,
     commandTimeoutMs: options.commandTimeoutMs,
   })
+  const seed = options.seed ?? DEFAULT_SEED
+  const petCount = options.pets ?? DEFAULT_PET_COUNT
+  // What instances sharing a store must agree on: the seeded pets.
+  const fingerprint = createHash('sha1')
+    .update(JSON.stringify({ seed, pets: seedPets({ seed, count: petCount }) }))
+    .digest('hex')
   const ctx: RedisStateContext = {
     connection,
     events,
@@ -93,36 +100,38 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
     onError,
     baseKeys: options.baseKeys,
     realNow: options.now ?? (() => Date.now()),
-    seed: options.seed ?? DEFAULT_SEED,
-    petCount: options.pets ?? DEFAULT_PET_COUNT,
+    seed,
+    fingerprint,
+    petCount,
     journalSize: options.journalSize ?? 500,
     startScenario: options.startScenario,
     sessionTtlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
     maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
     banAfter,
     banMs,
+    maxAnonymousBuckets: ANONYMOUS_BUCKET_CAP,
   }
   const sessions = createRedisSessions(ctx)
   const pets = createRedisPets(ctx)
   const parts = { ctx, sessions, pets, journal: createRedisJournal(ctx) }
 
-  // Start: connect, check the sandbox's fingerprint, open `default`.
+  // Start: connect, claim the store (or check it holds this sandbox's seed), open `default`.
   await connection.connect()
   try {
-    if (!(await claimFingerprint(connection, { seed: ctx.seed, pets: pets.seeded })))
+    await sessions.open(DEFAULT_SESSION)
+  } catch (error) {
+    connection.client.disconnect()
+    if (error instanceof ApiError && error.message.includes('other seeded pets'))
       throw new Error(
         `the Redis store ${redactUrl(options.url)} holds, under the prefix "${prefix}", a sandbox with other seeded pets (another --seed or --pets). Start every instance with the same --seed and --pets, or choose another database or --store-prefix.`,
       )
-    await sessions.open(DEFAULT_SESSION)
-  } catch (error) {
-    connection.redis.disconnect()
     throw error instanceof ApiError
       ? new Error(`the Redis store ${redactUrl(options.url)} failed: ${error.message}`)
       : error
   }
 
   return {
-    redis: connection.redis,
+    redis: connection.client,
     prefix,
     events,
     keySession: (key) => sessions.keySession(key),

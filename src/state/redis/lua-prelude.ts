@@ -1,61 +1,50 @@
 /**
- * The Lua every session script starts with: key names, and the steps several
- * scripts share (load a session, give it a new version, clear or drop it,
- * sweep idle sessions). Every script gets the key prefix as ARGV[1] and
- * builds its key names from it (a session's keys are `<prefix>s:<id>:<part>`).
- * See docs/decisions/0014-redis-shared-state.md.
+ * The key of a session's meta hash: what every session script is routed by
+ * (KEYS[1]). All keys of a session share the hash tag `{<id>}`, so each
+ * session lives in one slot of a Redis Cluster and every script about it runs
+ * on one node (decision 0024).
+ *
+ * @example
+ * sessionKey('petstore-sandbox:', 'default') // 'petstore-sandbox:{default}:meta'
+ */
+export const sessionKey = (prefix: string, sid: string): string => `${prefix}{${sid}}:meta`
+
+/**
+ * The Lua every session script starts with (ARGV[1] the prefix, ARGV[2] the
+ * session id): key names, and the steps several scripts share. A session's
+ * keys are `<prefix>{<id>}:<part>`:
+ * - `meta` (hash): `epoch` (a random token drawn when the session is created
+ *   or reset: it never comes back with lost data), `v` (the version within the
+ *   epoch, bumped by every control change), `sticky`, `frozen`, `pv` (pets
+ *   version), `jseq`/`jcleared` (journal numbers), `rn` (requests since the
+ *   last reset), `kn` (key order), `used` (last use, real time), `fp` (the
+ *   seeded pets' fingerprint);
+ * - `keys` (hash), `revoked` (set): run-time keys and revoked base keys;
+ * - `rl` (hash) and `anon` (sorted set): quota buckets, anonymous ones in use order;
+ * - `journal` (sorted set by number); `stores` (set), `st:<store>` (list), `seq:<store>`.
+ * Numbers are written with '%.0f' (Lua 5.1's tostring would write 1.9e+12).
  */
 export const PRELUDE = `
-local P = ARGV[1]
-local function S(sid, part) return P .. 's:' .. sid .. ':' .. part end
+local P, sid = ARGV[1], ARGV[2]
+local T = P .. '{' .. sid .. '}:'
+local META = T .. 'meta'
 local function num(x) return string.format('%.0f', x) end
-local Z = P .. 'sessions'
 
--- What an instance caches of a session, and the key index when it changed.
-local function load(sid, ckv)
-  local m = redis.call('HMGET', S(sid, 'meta'), 'v', 'sticky', 'frozen', 'epoch', 'pv')
-  local kv = redis.call('GET', P .. 'keyindex:v') or '0'
-  local index = false
-  if kv ~= ckv then index = redis.call('HGETALL', P .. 'keyindex') end
-  if not m[1] then return {'missing', kv, index} end
-  return {'ok', kv, index, m[1], m[2], m[3], m[4], m[5],
-    redis.call('HGETALL', S(sid, 'keys')), redis.call('SMEMBERS', S(sid, 'revoked'))}
+-- What an instance caches of a session: {'ok', version, sticky, frozen, epoch, pv, fp, keys, revoked}.
+local function load()
+  local m = redis.call('HMGET', META, 'epoch', 'v', 'sticky', 'frozen', 'pv', 'fp')
+  if not m[1] then return {'missing'} end
+  return {'ok', m[1] .. '/' .. m[2], m[3], m[4], m[1], m[5], m[6],
+    redis.call('HGETALL', T .. 'keys'), redis.call('SMEMBERS', T .. 'revoked')}
 end
 
-local function bump(sid)
-  local v = redis.call('INCR', P .. 'ver')
-  redis.call('HSET', S(sid, 'meta'), 'v', v)
-  return v
-end
-
--- Everything of a session but its meta: keys (and their index entries), stores, quotas, journal.
-local function clear(sid)
-  local keys = redis.call('HKEYS', S(sid, 'keys'))
-  if #keys > 0 then
-    redis.call('HDEL', P .. 'keyindex', unpack(keys))
-    redis.call('INCR', P .. 'keyindex:v')
+-- Everything of a session but its meta; returns the run-time keys it held.
+local function clear()
+  local keys = redis.call('HKEYS', T .. 'keys')
+  for _, name in ipairs(redis.call('SMEMBERS', T .. 'stores')) do
+    redis.call('DEL', T .. 'st:' .. name, T .. 'seq:' .. name)
   end
-  for _, name in ipairs(redis.call('SMEMBERS', S(sid, 'stores'))) do
-    redis.call('DEL', S(sid, 'st:' .. name), S(sid, 'seq:' .. name))
-  end
-  redis.call('DEL', S(sid, 'keys'), S(sid, 'revoked'), S(sid, 'rl'), S(sid, 'journal'), S(sid, 'stores'))
-end
-
-local function drop(sid)
-  clear(sid)
-  redis.call('DEL', S(sid, 'meta'))
-  redis.call('ZREM', Z, sid)
-end
-
--- Drops the sessions idle for ttl ms or more ('default' never); returns their ids.
-local function sweep(now, ttl)
-  local dropped = {}
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', Z, '-inf', num(now - ttl))) do
-    if id ~= 'default' then
-      drop(id)
-      dropped[#dropped + 1] = id
-    end
-  end
-  return dropped
+  redis.call('DEL', T .. 'keys', T .. 'revoked', T .. 'rl', T .. 'anon', T .. 'journal', T .. 'stores')
+  return keys
 end
 `

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis'
+import { anonymousBucketName } from '../../rate-limit/anonymous-bucket-name.js'
 import {
   banEnd,
   DAY_MS,
@@ -12,8 +13,12 @@ import {
   type RateLimitOptions,
   resolveRateLimitOptions,
 } from '../../rate-limit/rate-limit-options.js'
-import type { RateLimitDecision, TakeRequest } from '../../rate-limit/rate-limiter.js'
-import { PRELUDE } from './lua-prelude.js'
+import {
+  ANONYMOUS_BUCKET_CAP,
+  type RateLimitDecision,
+  type TakeRequest,
+} from '../../rate-limit/rate-limiter.js'
+import { PRELUDE, sessionKey } from './lua-prelude.js'
 import { defineScript } from './redis-script.js'
 import type { LoadReply } from './redis-sessions.js'
 import type { RedisStateContext } from './redis-state-context.js'
@@ -33,8 +38,9 @@ local function parse(raw)
   return b
 end
 
+-- rl: the buckets (hash); lru: anonymous buckets in use order (sorted set), at most cap of them.
 -- banAfter < 0: never ban. banEndAt: when a ban starting now ends (banEnd() in TypeScript).
-local function limit(rl, name, perMinute, perDay, now, bannable, banAfter, banEndAt, mode)
+local function limit(rl, lru, name, perMinute, perDay, now, bannable, banAfter, banEndAt, mode, cap)
   local minute = math.floor(now / 60000)
   local day = math.floor(now / 86400000)
   local raw = redis.call('HGET', rl, name)
@@ -52,13 +58,26 @@ local function limit(rl, name, perMinute, perDay, now, bannable, banAfter, banEn
   if redis.call('HGET', rl, '~swept') ~= num(day) then
     local all = redis.call('HGETALL', rl)
     for i = 1, #all, 2 do
-      if all[i] ~= '~swept' then
+      if string.sub(all[i], 1, 1) ~= '~' then
         local b = parse(all[i + 1])
-        if b[4] ~= day and b[7] <= now then redis.call('HDEL', rl, all[i]) end
+        if b[4] ~= day and b[7] <= now then
+          redis.call('HDEL', rl, all[i])
+          if string.sub(all[i], 1, 5) == 'anon:' then redis.call('ZREM', lru, all[i]) end
+        end
       end
     end
     redis.call('HSET', rl, '~swept', num(day))
     raw = redis.call('HGET', rl, name)
+  end
+  -- Anonymous buckets: the most recently used cap of them are kept (as in memory).
+  if string.sub(name, 1, 5) == 'anon:' then
+    redis.call('ZADD', lru, redis.call('HINCRBY', rl, '~tick', 1), name)
+    local over = redis.call('ZCARD', lru) - cap
+    if over > 0 then
+      local old = redis.call('ZRANGE', lru, 0, over - 1)
+      redis.call('ZREMRANGEBYRANK', lru, 0, over - 1)
+      redis.call('HDEL', rl, unpack(old))
+    end
   end
   local b
   if raw then b = parse(raw) else b = {minute, 0, 0, day, 0, 0, 0} end
@@ -93,42 +112,43 @@ local function limit(rl, name, perMinute, perDay, now, bannable, banAfter, banEn
 end
 `
 
-/** The limiter alone on one hash (the limiter's unit tests). ARGV: prefix, hash, bucket, perMinute, perDay, now, bannable, banAfter, banEndAt, mode. */
+/**
+ * The limiter alone on one hash (the limiter's unit tests). ARGV: prefix,
+ * hash, bucket, perMinute, perDay, now, bannable, banAfter, banEndAt, mode, cap.
+ */
 const LIMIT_SCRIPT = defineScript(
   'limit',
   `
 local function num(x) return string.format('%.0f', x) end
 ${LIMITER}
-return limit(ARGV[1] .. ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]),
-  ARGV[7] == '1', tonumber(ARGV[8]), tonumber(ARGV[9]), ARGV[10])
+return limit(ARGV[1] .. ARGV[2], ARGV[1] .. ARGV[2] .. ':anon', ARGV[3], tonumber(ARGV[4]),
+  tonumber(ARGV[5]), tonumber(ARGV[6]), ARGV[7] == '1', tonumber(ARGV[8]), tonumber(ARGV[9]),
+  ARGV[10], tonumber(ARGV[11]))
 `,
 )
 
 /**
  * The hot path, one round trip per request: checks that what the instance
- * read from its cache (session version, key index version) is current, marks
- * the session used, counts the request (or peeks), reserves its journal
- * number and reads the pets version.
- * ARGV: prefix, sid, cachedV, cachedKv, realNow, ttl, bucket, perMinute,
- * perDay, now, bannable, banAfter, banEndAt, mode.
- * Returns {'stale', load} or {'ok', kind, minuteLeft, dayLeft, banEndsAt, seq, pv, droppedIds}.
+ * read from its cache (the session's epoch and version) is current, marks the
+ * session used, counts the request (or peeks), numbers it (journal number and
+ * position since the last reset) and reads the pets version.
+ * ARGV: prefix, sid, cachedVersion, realNow, bucket, perMinute, perDay, now,
+ * bannable, banAfter, banEndAt, mode, anonymousCap.
+ * Returns {'stale', load} or {'ok', kind, minuteLeft, dayLeft, banEndsAt, seq, pv, position}.
  */
 const TAKE_SCRIPT = defineScript(
   'take',
   `${PRELUDE}${LIMITER}
-local sid = ARGV[2]
-local meta = S(sid, 'meta')
-local v = redis.call('HGET', meta, 'v')
-local kv = redis.call('GET', P .. 'keyindex:v') or '0'
-if v ~= ARGV[3] or kv ~= ARGV[4] then return {'stale', load(sid, ARGV[4])} end
-local now = tonumber(ARGV[5])
-local dropped = {}
-if sid ~= 'default' then dropped = sweep(now, tonumber(ARGV[6])) end
-redis.call('ZADD', Z, now, sid)
-local r = limit(S(sid, 'rl'), ARGV[7], tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10]),
-  ARGV[11] == '1', tonumber(ARGV[12]), tonumber(ARGV[13]), ARGV[14])
-local seq = redis.call('HINCRBY', meta, 'jseq', 1)
-return {'ok', r[1], r[2], r[3], r[4], seq, redis.call('HGET', meta, 'pv'), dropped}
+local m = redis.call('HMGET', META, 'epoch', 'v', 'pv')
+if not m[1] or (m[1] .. '/' .. m[2]) ~= ARGV[3] then return {'stale', load()} end
+redis.call('HSET', META, 'used', ARGV[4])
+local r = limit(T .. 'rl', T .. 'anon', ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]),
+  tonumber(ARGV[8]), ARGV[9] == '1', tonumber(ARGV[10]), tonumber(ARGV[11]), ARGV[12],
+  tonumber(ARGV[13]))
+local position = 0
+if ARGV[12] == 'take' then position = redis.call('HINCRBY', META, 'rn', 1) end
+local seq = redis.call('HINCRBY', META, 'jseq', 1)
+return {'ok', r[1], r[2], r[3], r[4], seq, m[3], position}
 `,
 )
 
@@ -167,50 +187,62 @@ const toDecision = (
 /** What a request's one round trip answered. */
 export type CountReply =
   | { stale: LoadReply }
-  | { stale: undefined; decision: RateLimitDecision; seq: number; pv: string; dropped: string[] }
+  | {
+      stale: undefined
+      decision: RateLimitDecision
+      /** The journal number it reserved. */
+      seq: number
+      /** The session's pets version. */
+      pv: string
+      /** Its position among the session's requests since the last reset (0 for a peek). */
+      position: number
+    }
 
 /**
  * A request's one round trip (`take`, or `peek` for OPTIONS): checks the
- * versions the instance read, counts the request, reserves its journal
- * number and reads the pets version.
+ * version the instance read, counts the request, numbers it and reads the
+ * pets version. An anonymous bucket is named as the in-memory limiter names
+ * it (one per IPv4 address, one per IPv6 /64).
  *
  * @example
- * const reply = await countRequest(ctx, { sid, v, kv, request, mode: 'take' })
+ * const reply = await countRequest(ctx, { sid, version, request, mode: 'take' })
  */
 export const countRequest = async (
   ctx: RedisStateContext,
   input: {
     sid: string
-    v: string
-    kv: string
+    version: string
     request: Omit<TakeRequest, 'bannable'> & { bannable?: boolean | undefined }
     mode: 'take' | 'peek'
   },
 ): Promise<CountReply> => {
   const { request } = input
-  const reply = (await ctx.connection.run(TAKE_SCRIPT, [
-    input.sid,
-    input.v,
-    input.kv,
-    ctx.realNow(),
-    ctx.sessionTtlMs,
-    request.bucket,
-    request.limits.perMinute,
-    request.limits.perDay,
-    request.now,
-    request.bannable === true ? 1 : 0,
-    ctx.banAfter === Number.POSITIVE_INFINITY ? -1 : ctx.banAfter,
-    banEnd(request.now, ctx.banMs),
-    input.mode,
-  ])) as ['stale', LoadReply] | ['ok', string, number, number, number, number, string, string[]]
+  const reply = (await ctx.connection.run(
+    TAKE_SCRIPT,
+    sessionKey(ctx.connection.prefix, input.sid),
+    [
+      input.sid,
+      input.version,
+      ctx.realNow(),
+      anonymousBucketName(request.bucket),
+      request.limits.perMinute,
+      request.limits.perDay,
+      request.now,
+      request.bannable === true ? 1 : 0,
+      ctx.banAfter === Number.POSITIVE_INFINITY ? -1 : ctx.banAfter,
+      banEnd(request.now, ctx.banMs),
+      input.mode,
+      ctx.maxAnonymousBuckets,
+    ],
+  )) as ['stale', LoadReply] | ['ok', string, number, number, number, number, string, number]
   if (reply[0] === 'stale') return { stale: reply[1] }
-  const [, kind, minuteLeft, dayLeft, ban, seq, pv, dropped] = reply
+  const [, kind, minuteLeft, dayLeft, ban, seq, pv, position] = reply
   return {
     stale: undefined,
     decision: toDecision([kind, minuteLeft, dayLeft, ban], request.limits, request.now),
     seq,
     pv,
-    dropped,
+    position,
   }
 }
 
@@ -220,8 +252,13 @@ export const countRequest = async (
  * @example
  * const limiter = createRedisLimiter(redis, 'limiter-case:1', { banAfter: 20 })
  */
-export const createRedisLimiter = (redis: Redis, hash: string, options: RateLimitOptions = {}) => {
+export const createRedisLimiter = (
+  redis: Redis,
+  hash: string,
+  options: RateLimitOptions & { maxAnonymousBuckets?: number } = {},
+) => {
   const { banAfter, banMs } = resolveRateLimitOptions(options)
+  const maxAnonymous = options.maxAnonymousBuckets ?? ANONYMOUS_BUCKET_CAP
   const call = async (args: (string | number)[]) => {
     try {
       return await redis.evalsha(LIMIT_SCRIPT.sha, 0, '', hash, ...args)
@@ -232,7 +269,7 @@ export const createRedisLimiter = (redis: Redis, hash: string, options: RateLimi
   return {
     async take(request: TakeRequest): Promise<RateLimitDecision> {
       const reply = (await call([
-        request.bucket,
+        anonymousBucketName(request.bucket),
         request.limits.perMinute,
         request.limits.perDay,
         request.now,
@@ -240,12 +277,13 @@ export const createRedisLimiter = (redis: Redis, hash: string, options: RateLimi
         banAfter === Number.POSITIVE_INFINITY ? -1 : banAfter,
         banEnd(request.now, banMs),
         'take',
+        maxAnonymous,
       ])) as [string, number, number, number]
       return toDecision(reply, request.limits, request.now)
     },
     async peek(request: Omit<TakeRequest, 'bannable'>) {
       const reply = (await call([
-        request.bucket,
+        anonymousBucketName(request.bucket),
         request.limits.perMinute,
         request.limits.perDay,
         request.now,
@@ -253,11 +291,12 @@ export const createRedisLimiter = (redis: Redis, hash: string, options: RateLimi
         -1,
         0,
         'peek',
+        maxAnonymous,
       ])) as [string, number, number, number]
       return { headers: toDecision(reply, request.limits, request.now).headers }
     },
     async reset() {
-      await redis.del(hash)
+      await redis.del(hash, `${hash}:anon`)
     },
   }
 }

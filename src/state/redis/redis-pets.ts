@@ -6,7 +6,7 @@ import { seedPets } from '../../db/seed-pets.js'
 import type { Scenario } from '../../scenarios/define-scenario.js'
 import { StaleStateError } from '../stale-state.js'
 import { CachedPets } from './cached-pets.js'
-import { PRELUDE } from './lua-prelude.js'
+import { PRELUDE, sessionKey } from './lua-prelude.js'
 import { defineScript } from './redis-script.js'
 import type { CachedSession } from './redis-sessions.js'
 import type { RedisStateContext } from './redis-state-context.js'
@@ -20,19 +20,18 @@ import type { RedisStateContext } from './redis-state-context.js'
 const CREATE_SCRIPT = defineScript(
   'create',
   `${PRELUDE}
-local sid, name = ARGV[2], ARGV[3]
-local meta = S(sid, 'meta')
-if redis.call('EXISTS', meta) == 0 then return 0 end
-local seqKey = S(sid, 'seq:' .. name)
+local name = ARGV[3]
+if redis.call('EXISTS', META) == 0 then return 0 end
+local seqKey = T .. 'seq:' .. name
 if not redis.call('GET', seqKey) then redis.call('SET', seqKey, ARGV[4]) end
 local id = redis.call('INCR', seqKey)
 if id > tonumber(ARGV[6]) then
   redis.call('DECR', seqKey)
   return -1
 end
-redis.call('RPUSH', S(sid, 'st:' .. name), '{"id":' .. id .. ',' .. ARGV[5])
-redis.call('SADD', S(sid, 'stores'), name)
-redis.call('HINCRBY', meta, 'pv', 1)
+redis.call('RPUSH', T .. 'st:' .. name, '{"id":' .. num(id) .. ',' .. ARGV[5])
+redis.call('SADD', T .. 'stores', name)
+redis.call('HINCRBY', META, 'pv', 1)
 return id
 `,
 )
@@ -41,7 +40,7 @@ return id
 const STORE_RANGE_SCRIPT = defineScript(
   'range',
   `${PRELUDE}
-return redis.call('LRANGE', S(ARGV[2], 'st:' .. ARGV[3]), tonumber(ARGV[4]), -1)
+return redis.call('LRANGE', T .. 'st:' .. ARGV[3], tonumber(ARGV[4]), -1)
 `,
 )
 
@@ -77,6 +76,7 @@ export interface RedisPets {
  */
 export const createRedisPets = (ctx: RedisStateContext): RedisPets => {
   const { connection, seed, petCount } = ctx
+  const { prefix } = connection
   const seeded: Pet[] = seedPets({ seed, count: petCount }).map((pet, i) => ({ id: i + 1, ...pet }))
   const storeContext = { seededPets: (count = petCount) => seedPets({ seed, count }) }
   const bases = new Map<string, Promise<Pet[]>>([['default', Promise.resolve(seeded)]])
@@ -112,7 +112,7 @@ export const createRedisPets = (ctx: RedisStateContext): RedisPets => {
         continue
       }
       const reading = (async () => {
-        const rows = (await connection.run(STORE_RANGE_SCRIPT, [
+        const rows = (await connection.run(STORE_RANGE_SCRIPT, sessionKey(prefix, sid), [
           sid,
           name,
           pets.created,
@@ -149,7 +149,8 @@ export const createRedisPets = (ctx: RedisStateContext): RedisPets => {
     },
     async create(newPet) {
       const base = await baseOf(name, { name } as Scenario)
-      const id = (await connection.run(CREATE_SCRIPT, [
+      // Acknowledged: on a cluster the answer waits for a replica to hold the pet.
+      const id = (await connection.write(CREATE_SCRIPT, sessionKey(prefix, sid), [
         sid,
         name,
         name === 'default' ? seeded.length : base.length,
@@ -180,7 +181,11 @@ export const createRedisPets = (ctx: RedisStateContext): RedisPets => {
       return records(sid, entry, name, pets, pv)
     },
     async count(sid) {
-      const rows = (await connection.run(STORE_RANGE_SCRIPT, [sid, 'default', 0])) as string[]
+      const rows = (await connection.run(STORE_RANGE_SCRIPT, sessionKey(prefix, sid), [
+        sid,
+        'default',
+        0,
+      ])) as string[]
       return seeded.length + rows.length
     },
   }

@@ -1,15 +1,17 @@
+import { randomUUID } from 'node:crypto'
 import type { ApiKeyInfo } from '../../auth/key-registry.js'
-import { ApiError } from '../../http/api-error.js'
 import { DEFAULT_SESSION, type SessionSummary } from '../sandbox-state.js'
 import { StaleStateError } from '../stale-state.js'
 import type { CachedPets } from './cached-pets.js'
-import { PRELUDE } from './lua-prelude.js'
+import { PRELUDE, sessionKey } from './lua-prelude.js'
+import { createRedisRegistry, foreignStore, type RedisRegistry } from './redis-registry.js'
 import { defineScript } from './redis-script.js'
 import type { RedisStateContext } from './redis-state-context.js'
 
 /** What an instance holds of one session: read from Redis, checked by every request's one round trip. */
 export interface CachedSession {
-  v: string
+  /** `epoch/v`: what `take` compares. */
+  version: string
   sticky: string
   frozen: number | undefined
   epoch: string
@@ -19,164 +21,141 @@ export interface CachedSession {
   stores: Map<string, CachedPets>
   /** Store refreshes in flight, one per store. */
   refreshing: Map<string, Promise<void>>
-  streams: Map<string, () => number>
 }
 
-/** A session as the `load` step of the scripts returns it, with the key index when it changed. */
+/** A session as the `load` step of the scripts returns it. */
 export type LoadReply =
-  | ['missing', string, string[] | null]
-  | ['ok', string, string[] | null, string, string, string, string, string, string[], string[]]
+  | ['missing']
+  | ['ok', string, string, string, string, string, string, string[], string[]]
 
 /**
- * A session, created from the seed when it does not exist (dropping the least
- * recently used one past the limit), marked used, and loaded.
- * ARGV: prefix, sid, realNow, ttl, max, startScenario, cachedKeyIndexVersion.
- * Returns {created, droppedIds, load} or {'limit'}.
+ * Creates a session from the seed when it does not exist (a new epoch), marks
+ * it used, and loads it. ARGV: prefix, sid, newEpoch, startScenario, fingerprint, realNow.
+ * Returns {created, load}.
  */
-const OPEN_SCRIPT = defineScript(
-  'open',
+const INIT_SCRIPT = defineScript(
+  'init',
   `${PRELUDE}
-local sid, now, ttl, max = ARGV[2], tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
-local dropped = {}
-if sid ~= 'default' then dropped = sweep(now, ttl) end
 local created = 0
-if redis.call('EXISTS', S(sid, 'meta')) == 0 then
-  if sid ~= 'default' then
-    local others = redis.call('ZCARD', Z)
-    if redis.call('ZSCORE', Z, 'default') then others = others - 1 end
-    if others + 1 >= max then
-      local victim = false
-      for _, id in ipairs(redis.call('ZRANGE', Z, 0, 1)) do
-        if id ~= 'default' and not victim then victim = id end
-      end
-      if not victim then return {'limit'} end
-      drop(victim)
-      dropped[#dropped + 1] = victim
-    end
-  end
-  local v = redis.call('INCR', P .. 'ver')
-  redis.call('HSET', S(sid, 'meta'), 'v', v, 'sticky', ARGV[6], 'frozen', '', 'epoch', v, 'pv', 0, 'jseq', 0, 'jcleared', 0)
+if redis.call('EXISTS', META) == 0 then
+  redis.call('HSET', META, 'epoch', ARGV[3], 'v', 1, 'sticky', ARGV[4], 'frozen', '', 'pv', 0,
+    'jseq', 0, 'jcleared', 0, 'rn', 0, 'kn', 0, 'used', ARGV[6], 'fp', ARGV[5])
   created = 1
+else
+  redis.call('HSET', META, 'used', ARGV[6])
 end
-redis.call('ZADD', Z, now, sid)
-return {created, dropped, load(sid, ARGV[7])}
+return {created, load()}
 `,
 )
 
-/** A fresh look at a session (the control API's reads). ARGV: prefix, sid, cachedKv. */
+/** A fresh look at a session (the control API's reads). ARGV: prefix, sid. */
 const LOAD_SCRIPT = defineScript(
   'load',
   `${PRELUDE}
-return load(ARGV[2], ARGV[3])
+return load()
 `,
 )
 
 /**
- * The control mutations, one script: ARGV: prefix, sid, op, args…, cachedKv.
- * Every mutation gives the session a new version, so every instance's cache
- * of it is found stale by its next request. Returns {result, load}.
+ * The control changes, one script: ARGV: prefix, sid, op, args… Every change
+ * gives the session a new version, so every instance's cache of it is found
+ * stale by its next request; a reset draws a new epoch (the instances' copies
+ * of its pets go). Returns {result, load, removedRuntimeKeys}.
  */
 const CONTROL_SCRIPT = defineScript(
   'control',
   `${PRELUDE}
-local sid, op = ARGV[2], ARGV[3]
-local meta = S(sid, 'meta')
-local ckv = ARGV[#ARGV]
-if redis.call('EXISTS', meta) == 0 then return {'missing', load(sid, ckv)} end
-local result = 'ok'
+local op = ARGV[3]
+if redis.call('EXISTS', META) == 0 then return {'missing', {'missing'}, {}} end
+local result, removed = 'ok', {}
 if op == 'sticky' then
-  redis.call('HSET', meta, 'sticky', ARGV[4])
+  redis.call('HSET', META, 'sticky', ARGV[4])
 elseif op == 'clock' then
-  redis.call('HSET', meta, 'frozen', ARGV[4])
+  redis.call('HSET', META, 'frozen', ARGV[4])
 elseif op == 'advance' then
-  local frozen = redis.call('HGET', meta, 'frozen')
+  local frozen = redis.call('HGET', META, 'frozen')
   local base = tonumber(ARGV[5])
   if frozen and frozen ~= '' then base = tonumber(frozen) end
-  redis.call('HSET', meta, 'frozen', num(base + tonumber(ARGV[4])))
+  redis.call('HSET', META, 'frozen', num(base + tonumber(ARGV[4])))
 elseif op == 'create-key' then
-  -- ARGV: key, info json, isBaseKey
-  local key = ARGV[4]
-  if redis.call('HEXISTS', P .. 'keyindex', key) == 1 or redis.call('HEXISTS', S(sid, 'keys'), key) == 1
-    or (ARGV[6] == '1' and redis.call('SISMEMBER', S(sid, 'revoked'), key) == 0) then
-    return {'exists', load(sid, ckv)}
-  end
-  local n = redis.call('INCR', P .. 'ver')
-  redis.call('HSET', S(sid, 'keys'), key, num(n) .. ' ' .. ARGV[5])
-  redis.call('HSET', P .. 'keyindex', key, sid)
-  redis.call('INCR', P .. 'keyindex:v')
+  -- ARGV: key, info json (the key index, in the registry, was claimed first)
+  if redis.call('HEXISTS', T .. 'keys', ARGV[4]) == 1 then return {'exists', load(), {}} end
+  local n = redis.call('HINCRBY', META, 'kn', 1)
+  redis.call('HSET', T .. 'keys', ARGV[4], num(n) .. ' ' .. ARGV[5])
 elseif op == 'revoke-key' then
   -- ARGV: key, isBaseKey
-  local key = ARGV[4]
-  local runtime = redis.call('HGET', S(sid, 'keys'), key)
+  local runtime = redis.call('HGET', T .. 'keys', ARGV[4])
   if runtime then
-    redis.call('HDEL', S(sid, 'keys'), key)
-    redis.call('HDEL', P .. 'keyindex', key)
-    redis.call('INCR', P .. 'keyindex:v')
+    redis.call('HDEL', T .. 'keys', ARGV[4])
     result = runtime
-  elseif ARGV[5] == '1' and redis.call('SADD', S(sid, 'revoked'), key) == 1 then
+    removed = {ARGV[4]}
+  elseif ARGV[5] == '1' and redis.call('SADD', T .. 'revoked', ARGV[4]) == 1 then
     result = 'base'
   else
-    return {'none', load(sid, ckv)}
+    return {'none', load(), {}}
   end
 elseif op == 'reset' then
-  clear(sid)
-  local v = redis.call('INCR', P .. 'ver')
-  redis.call('HSET', meta, 'sticky', ARGV[4], 'frozen', '', 'epoch', v,
-    'jcleared', redis.call('HGET', meta, 'jseq'))
-  redis.call('HINCRBY', meta, 'pv', 1)
+  -- ARGV: startScenario, newEpoch
+  removed = clear()
+  redis.call('HSET', META, 'sticky', ARGV[4], 'frozen', '', 'epoch', ARGV[5], 'v', 0,
+    'jcleared', redis.call('HGET', META, 'jseq'), 'rn', 0)
+  redis.call('HINCRBY', META, 'pv', 1)
 elseif op == 'clear-journal' then
-  redis.call('HSET', meta, 'jcleared', redis.call('HGET', meta, 'jseq'))
-  redis.call('DEL', S(sid, 'journal'))
-  return {'ok', false}
-elseif op == 'drop' then
-  drop(sid)
-  return {'ok', false}
+  redis.call('HSET', META, 'jcleared', redis.call('HGET', META, 'jseq'))
+  redis.call('DEL', T .. 'journal')
+  return {'ok', false, {}}
 end
-bump(sid)
-return {result, load(sid, ckv)}
+redis.call('HINCRBY', META, 'v', 1)
+return {result, load(), removed}
 `,
 )
 
 /**
- * Every session, least recently used first: {id, lastUsed, sticky, createdPets, journalCount}.
- * ARGV: prefix.
+ * Drops a session with everything in it; with idleBefore, only when it was not
+ * used since. ARGV: prefix, sid, idleBefore ('' for always).
+ * Returns {'missing'} | {'busy', used} | {'ok', runtimeKeys}.
  */
-const SESSIONS_SCRIPT = defineScript(
-  'sessions',
+const DROP_SCRIPT = defineScript(
+  'drop',
   `${PRELUDE}
-local out = {}
-local all = redis.call('ZRANGE', Z, 0, -1, 'WITHSCORES')
-for i = 1, #all, 2 do
-  local sid = all[i]
-  local m = redis.call('HMGET', S(sid, 'meta'), 'sticky', 'jcleared')
-  if m[1] then
-    local count = redis.call('ZCOUNT', S(sid, 'journal'), '(' .. (m[2] or '0'), '+inf')
-    out[#out + 1] = {sid, all[i + 1], m[1], redis.call('LLEN', S(sid, 'st:default')), count}
-  end
-end
-return out
+local used = redis.call('HGET', META, 'used')
+if not used then return {'missing'} end
+if ARGV[3] ~= '' and tonumber(used) > tonumber(ARGV[3]) then return {'busy', used} end
+local keys = clear()
+redis.call('DEL', META)
+return {'ok', keys}
+`,
+)
+
+/** A session as listings show it: {sticky, journalCount, createdPets, lastUsed}, false when gone. ARGV: prefix, sid. */
+const SUMMARY_SCRIPT = defineScript(
+  'summary',
+  `${PRELUDE}
+local m = redis.call('HMGET', META, 'sticky', 'jcleared', 'used')
+if not m[1] then return false end
+return {m[1], redis.call('ZCOUNT', T .. 'journal', '(' .. m[2], '+inf'),
+  redis.call('LLEN', T .. 'st:default'), m[3]}
 `,
 )
 
 /** The instance's cache of sessions and of the key index, and the scripts that keep it current. */
 export interface RedisSessions {
-  /** The key → session index as last read (run-time keys bound to a session). */
-  keySession(key: string): string | undefined
-  /** The version of the key index the cache holds. */
-  readonly keyIndexVersion: string
+  readonly registry: RedisRegistry
+  /** The session a run-time key is bound to: the instance's index, else the registry (unknown keys only). */
+  keySession(key: string): string | undefined | Promise<string | undefined>
+  /** Remembers that a run-time key belongs to a session. */
+  bind(key: string, sid: string): void
   cached(sid: string): CachedSession | undefined
   /** The cached session of a request; a StaleStateError when it is gone (the retry opens it). */
   entryOf(sid: string): CachedSession
-  /** Takes a fresh look in; false when the session is gone. */
+  /** Takes a fresh look in; false when the session is gone. Throws 503 for a session seeded otherwise. */
   apply(sid: string, reply: LoadReply): boolean
   /** Creates (from the seed) or marks used, and loads; 503 session_limit_reached past the limit. */
   open(sid: string): Promise<CachedSession>
   /** The control API's reads: a fresh look (the session is re-created if it was dropped). */
   refresh(sid: string): Promise<CachedSession>
-  /** A control mutation; the reply refreshes the cache. Returns the script's result. */
+  /** A control change; the reply refreshes the cache. Returns the script's result. */
   control(sid: string, op: string, ...args: (string | number)[]): Promise<string>
-  /** Sessions dropped by a sweep: forgotten here, and a `session` event each. */
-  forgetDropped(dropped: string[]): void
   /** A key as the cached session sees it (revocations are per session). */
   lookup(entry: CachedSession, key: string): ApiKeyInfo | undefined
   /** Base keys not revoked, then run-time keys in creation order. */
@@ -187,8 +166,10 @@ export interface RedisSessions {
 
 /**
  * The sessions of the Redis state: the instance's cache of them (version,
- * sticky scenario, frozen clock, keys and revocations) and the key index,
- * brought up to date by every script's reply.
+ * sticky scenario, frozen clock, keys and revocations), brought up to date by
+ * every script's reply, and the key index (key → session) as far as this
+ * instance has needed it. Sessions live in slots of their own; the registry
+ * (redis-registry.ts) lists them.
  *
  * @example
  * const sessions = createRedisSessions(ctx)
@@ -197,24 +178,37 @@ export interface RedisSessions {
 export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
   const { connection, baseKeys } = ctx
   const cache = new Map<string, CachedSession>()
-  let keyIndex = new Map<string, string>()
-  let keyIndexVersion = '-'
+  const bindings = new Map<string, string>()
+  const boundTo = new Map<string, Set<string>>()
+  const keyOf = (sid: string) => sessionKey(connection.prefix, sid)
 
-  const applyIndex = (kv: string, index: string[] | null): void => {
-    if (index === null) return
-    keyIndex = new Map()
-    for (let i = 0; i < index.length; i += 2)
-      keyIndex.set(index[i] as string, index[i + 1] as string)
-    keyIndexVersion = kv
+  const bind = (key: string, sid: string): void => {
+    const previous = bindings.get(key)
+    if (previous !== undefined) boundTo.get(previous)?.delete(key)
+    bindings.set(key, sid)
+    let keys = boundTo.get(sid)
+    if (keys === undefined) {
+      keys = new Set()
+      boundTo.set(sid, keys)
+    }
+    keys.add(key)
+  }
+  const forget = (sid: string): void => {
+    cache.delete(sid)
+    for (const key of boundTo.get(sid) ?? []) bindings.delete(key)
+    boundTo.delete(sid)
   }
 
   const apply = (sid: string, reply: LoadReply): boolean => {
-    applyIndex(reply[1], reply[2])
     if (reply[0] === 'missing') {
-      cache.delete(sid)
+      forget(sid)
       return false
     }
-    const [, , , v, sticky, frozen, epoch, pv, keys, revoked] = reply
+    const [, version, sticky, frozen, epoch, pv, fp, keys, revoked] = reply
+    if (fp !== ctx.fingerprint) {
+      forget(sid)
+      throw foreignStore()
+    }
     const old = cache.get(sid)
     const runtime = new Map<string, ApiKeyInfo & { n: number }>()
     for (let i = 0; i < keys.length; i += 2) {
@@ -225,9 +219,16 @@ export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
         n: Number(value.slice(0, space)),
       })
     }
+    // The index follows the session: its keys are bound here, others no longer.
+    for (const key of [...(boundTo.get(sid) ?? [])])
+      if (!runtime.has(key)) {
+        bindings.delete(key)
+        boundTo.get(sid)?.delete(key)
+      }
+    for (const key of runtime.keys()) bind(key, sid)
     const fresh = old === undefined || old.epoch !== epoch
     cache.set(sid, {
-      v,
+      version,
       sticky,
       frozen: frozen === '' ? undefined : Number(frozen),
       epoch,
@@ -236,51 +237,65 @@ export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
       revoked: new Set(revoked),
       stores: fresh ? new Map() : old.stores,
       refreshing: fresh ? new Map() : old.refreshing,
-      streams: fresh ? new Map() : old.streams,
     })
     return true
   }
 
-  const forgetDropped = (dropped: string[]): void => {
-    for (const id of dropped) {
-      cache.delete(id)
-      ctx.emit('session', { session: id, type: 'drop' })
+  /** Drops a session's data (a victim: always; an idle one: unless used since). */
+  const dropData = async (sid: string, idleBefore: number | undefined): Promise<boolean> => {
+    const reply = (await connection.write(DROP_SCRIPT, keyOf(sid), [
+      sid,
+      idleBefore === undefined ? '' : idleBefore,
+    ])) as ['missing'] | ['busy', string] | ['ok', string[]]
+    if (reply[0] === 'busy') {
+      registry.touch(sid, Number(reply[1]))
+      return false
     }
+    await registry.release(sid, reply[0] === 'ok' ? reply[1] : [], true)
+    const known = cache.has(sid)
+    forget(sid)
+    if (reply[0] === 'ok' || known) ctx.emit('session', { session: sid, type: 'drop' })
+    return reply[0] === 'ok'
   }
 
+  const registry = createRedisRegistry(ctx, {
+    onIdle: (sid) => {
+      dropData(sid, ctx.realNow() - ctx.sessionTtlMs).catch(() => {})
+    },
+    // The store lost its data: every cached session goes (their epochs are gone too).
+    onLost: () => {
+      for (const sid of [...cache.keys()]) forget(sid)
+    },
+  })
+
   const open = async (sid: string): Promise<CachedSession> => {
-    const reply = (await connection.run(OPEN_SCRIPT, [
+    const { victim } = await registry.open(sid)
+    if (victim !== undefined) await dropData(victim, undefined)
+    const [created, load] = (await connection.write(INIT_SCRIPT, keyOf(sid), [
       sid,
-      ctx.realNow(),
-      ctx.sessionTtlMs,
-      ctx.maxSessions,
+      randomUUID(),
       ctx.startScenario,
-      keyIndexVersion,
-    ])) as [number, string[], LoadReply] | ['limit']
-    if (reply[0] === 'limit')
-      throw new ApiError(
-        'session_limit_reached',
-        `No session can be created: the limit is ${ctx.maxSessions} sessions, default included. Raise --max-sessions or drop a session.`,
-        { headers: { 'Retry-After': '1' } },
-      )
-    const [created, dropped, load] = reply
-    forgetDropped(dropped)
+      ctx.fingerprint,
+      ctx.realNow(),
+    ])) as [number, LoadReply]
     apply(sid, load)
     if (created === 1 && sid !== DEFAULT_SESSION)
       ctx.emit('session', { session: sid, type: 'create' })
-    return cache.get(sid) as CachedSession
+    const entry = cache.get(sid)
+    if (entry === undefined) throw new StaleStateError()
+    return entry
   }
 
   const refresh = async (sid: string): Promise<CachedSession> => {
-    const reply = (await connection.run(LOAD_SCRIPT, [sid, keyIndexVersion])) as LoadReply
+    const reply = (await connection.run(LOAD_SCRIPT, keyOf(sid), [sid])) as LoadReply
     if (!apply(sid, reply)) return open(sid)
     return cache.get(sid) as CachedSession
   }
 
   const control = async (sid: string, op: string, ...args: (string | number)[]) => {
     const send = () =>
-      connection.run(CONTROL_SCRIPT, [sid, op, ...args, keyIndexVersion]) as Promise<
-        [string, LoadReply | null]
+      connection.write(CONTROL_SCRIPT, keyOf(sid), [sid, op, ...args]) as Promise<
+        [string, LoadReply | null, string[]]
       >
     let reply = await send()
     if (reply[0] === 'missing') {
@@ -288,6 +303,7 @@ export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
       reply = await send()
     }
     if (reply[1] !== null) apply(sid, reply[1])
+    if (reply[2].length > 0) await registry.release(sid, reply[2], false)
     return reply[0]
   }
 
@@ -299,10 +315,18 @@ export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
   }
 
   return {
-    keySession: (key) => keyIndex.get(key),
-    get keyIndexVersion() {
-      return keyIndexVersion
+    registry,
+    keySession(key) {
+      const sid = bindings.get(key)
+      // A base key is never bound (no run-time key takes a base key's text):
+      // only a key this instance does not know costs a look into the registry.
+      if (sid !== undefined || baseKeys.has(key)) return sid
+      return registry.lookup(key).then((found) => {
+        if (found !== undefined) bind(key, found)
+        return found
+      })
     },
+    bind,
     cached: (sid) => cache.get(sid),
     entryOf(sid) {
       const entry = cache.get(sid)
@@ -313,7 +337,6 @@ export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
     open,
     refresh,
     control,
-    forgetDropped,
     lookup(entry, key) {
       const runtime = entry.runtime.get(key)
       if (runtime !== undefined) {
@@ -324,32 +347,43 @@ export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
     },
     keysOf,
     async list() {
-      const rows = (await connection.run(SESSIONS_SCRIPT, [])) as [
-        string,
-        string,
-        string,
-        number,
-        number,
-      ][]
-      const summaries = rows.map(([id, lastUsed, scenario, created, requests]) => ({
-        id,
-        pets: ctx.petCount + created,
-        scenario,
-        requests: Math.min(requests, ctx.journalSize),
-        lastUsed: new Date(Number(lastUsed)).toISOString(),
-      }))
-      const first = summaries.filter((s) => s.id === DEFAULT_SESSION)
-      return [...first, ...summaries.filter((s) => s.id !== DEFAULT_SESSION)]
+      const ids = await registry.list()
+      const rows = await Promise.all(
+        ids.map(
+          async (id) =>
+            [id, await connection.run(SUMMARY_SCRIPT, keyOf(id), [id])] as [
+              string,
+              [string, number, number, string] | null,
+            ],
+        ),
+      )
+      const summaries: (SessionSummary & { used: number })[] = []
+      for (const [id, row] of rows) {
+        if (row === null) {
+          // Registered, but its data went (an idle drop raced a use): out of the list.
+          registry.release(id, [], true).catch(() => {})
+          continue
+        }
+        const [scenario, requests, created, used] = row
+        summaries.push({
+          id,
+          pets: ctx.petCount + created,
+          scenario,
+          requests: Math.min(requests, ctx.journalSize),
+          lastUsed: new Date(Number(used)).toISOString(),
+          used: Number(used),
+        })
+      }
+      summaries.sort((a, b) => a.used - b.used)
+      const ordered = [
+        ...summaries.filter((s) => s.id === DEFAULT_SESSION),
+        ...summaries.filter((s) => s.id !== DEFAULT_SESSION),
+      ]
+      return ordered.map(({ used: _used, ...summary }) => summary)
     },
     async drop(sid) {
       if (sid === DEFAULT_SESSION) return false
-      const reply = (await connection.run(CONTROL_SCRIPT, [sid, 'drop', keyIndexVersion])) as [
-        string,
-      ]
-      cache.delete(sid)
-      if (reply[0] === 'missing') return false
-      ctx.emit('session', { session: sid, type: 'drop' })
-      return true
+      return dropData(sid, undefined)
     },
   }
 }

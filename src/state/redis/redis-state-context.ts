@@ -14,6 +14,8 @@ export interface RedisStateContext {
   /** Real time: idle times and the clocks' source. */
   readonly realNow: () => number
   readonly seed: number
+  /** The seeded pets' fingerprint: instances that share a store must agree on it. */
+  readonly fingerprint: string
   readonly petCount: number
   readonly journalSize: number
   readonly startScenario: string
@@ -21,4 +23,6 @@ export interface RedisStateContext {
   readonly maxSessions: number
   readonly banAfter: number
   readonly banMs: number
+  /** Anonymous buckets kept per session (the least recently used go first). */
+  readonly maxAnonymousBuckets: number
 }

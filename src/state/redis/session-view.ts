@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import {
   type ApiKeyInfo,
   type CreateKeyOptions,
@@ -7,7 +8,7 @@ import {
 import { createClock } from '../../clock/clock.js'
 import type { JournalEntry } from '../../journal/journal.js'
 import type { TakeRequest } from '../../rate-limit/rate-limiter.js'
-import { createSeededRandom } from '../../scenarios/create-seeded-random.js'
+import { seededDraw } from '../../scenarios/seeded-draw.js'
 import type { SessionState } from '../sandbox-state.js'
 import { StaleStateError } from '../stale-state.js'
 import type { RedisJournal } from './redis-journal.js'
@@ -40,6 +41,9 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
   let inRequest = false
   let pv: string | undefined
   let seq: number | undefined
+  /** The request's position in its session (from its round trip) and the numbers it drew. */
+  let position = 0
+  let draws = 0
   const cached = (): CachedSession => sessions.entryOf(sid)
   const current = async (): Promise<CachedSession> => (inRequest ? cached() : sessions.refresh(sid))
 
@@ -48,22 +52,17 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
     mode: 'take' | 'peek',
   ) => {
     const entry = cached()
-    const reply = await countRequest(ctx, {
-      sid,
-      v: entry.v,
-      kv: sessions.keyIndexVersion,
-      request,
-      mode,
-    })
+    const reply = await countRequest(ctx, { sid, version: entry.version, request, mode })
     if (reply.stale !== undefined) {
       // Refreshed (or forgotten, when the session is gone: the retry opens it
       // again only if the request still selects it).
       sessions.apply(sid, reply.stale)
       throw new StaleStateError()
     }
-    sessions.forgetDropped(reply.dropped)
+    sessions.registry.touch(sid, ctx.realNow())
     pv = reply.pv
     seq = reply.seq
+    position = reply.position
     return reply.decision
   }
 
@@ -84,15 +83,9 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
       return (await current()).sticky
     },
     store: (scenario) => pets.store({ sid, entry: cached(), scenario, pv: () => pv }),
-    random(scenario) {
-      const entry = cached()
-      let stream = entry.streams.get(scenario.name)
-      if (stream === undefined) {
-        stream = createSeededRandom(scenario.seed ?? ctx.seed, scenario.name)
-        entry.streams.set(scenario.name, stream)
-      }
-      return stream()
-    },
+    // Not a stream per instance: the request's position in its session, counted
+    // by Redis, decides, so every instance fails the same `flaky` requests.
+    random: (scenario) => seededDraw(scenario.seed ?? ctx.seed, scenario.name, position, draws++),
     record(entry) {
       const number = seq
       seq = undefined
@@ -124,20 +117,19 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
     },
     async createKey(keyOptions: CreateKeyOptions) {
       // Checks the options and draws a key as the in-memory registry does.
-      const info = createKeyRegistry(new Map(), { session: sid, index: new Map() }).create(
+      const info = createKeyRegistry(baseKeys, { session: sid, index: new Map() }).create(
         keyOptions,
       )
-      const result = await sessions.control(
-        sid,
-        'create-key',
-        info.key,
-        JSON.stringify(info),
-        baseKeys.has(info.key) ? 1 : 0,
-      )
-      if (result === 'exists')
-        throw new KeyExistsError(
+      const exists = () =>
+        new KeyExistsError(
           `Failed to create key "${info.key}": it exists already. Revoke it first or choose another.`,
         )
+      // The key index first (it lives apart from the session on a cluster):
+      // a key exists once across sessions.
+      if (!(await sessions.registry.claim(info.key, sid))) throw exists()
+      const result = await sessions.control(sid, 'create-key', info.key, JSON.stringify(info))
+      if (result === 'exists') throw exists()
+      sessions.bind(info.key, sid)
       ctx.emit('keys', { session: sid, type: 'create', key: info })
       return info
     },
@@ -160,7 +152,8 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
     },
     petCount: () => pets.count(sid),
     async reset() {
-      await sessions.control(sid, 'reset', ctx.startScenario)
+      // A new epoch: every instance's copy of the session's pets goes.
+      await sessions.control(sid, 'reset', ctx.startScenario, randomUUID())
       await ctx.events.emit('reset', { session: sid }).catch(ctx.onError)
     },
   }
