@@ -20,12 +20,10 @@ export const storeUnavailable = (): ApiError =>
 export const isReplyError = (error: unknown): error is Error =>
   error instanceof Error && error.name === 'ReplyError'
 
-/** A Redis failure (connection lost, timeout, a server not ready, a failover) becomes the 503; our own errors pass. */
-const toStoreError = (error: unknown): unknown => {
-  if (error instanceof ApiError || error instanceof TypeError) return error
-  if (isReplyError(error) && !SERVER_UNAVAILABLE.test(error.message)) return error
-  return storeUnavailable()
-}
+/** A Redis failure (connection lost, timeout, a server not ready, a failover) is the 503; our own errors pass. */
+const isStoreFailure = (error: unknown): boolean =>
+  !(error instanceof ApiError || error instanceof TypeError) &&
+  !(isReplyError(error) && !SERVER_UNAVAILABLE.test(error.message))
 
 /** The store's address without a password, for messages. */
 export const redactUrl = (url: string): string => url.replace(/\/\/[^@/]*@/, '//***@')
@@ -161,6 +159,19 @@ export const openRedisConnection = async (options: {
     work.catch(() => {})
     return Promise.race([work, expired]).finally(() => clearTimeout(timer))
   }
+  let refreshing = false
+  const toStoreError = (error: unknown): unknown => {
+    if (!isStoreFailure(error)) return error
+    // On a cluster, a failure may be a failover: look for the new master now
+    // rather than at the next periodic refresh.
+    if (cluster && !refreshing) {
+      refreshing = true
+      ;(client as Cluster).refreshSlotsCache(() => {
+        refreshing = false
+      })
+    }
+    return storeUnavailable()
+  }
   const run = async (script: RedisScript, key: string, args: (string | number)[]) => {
     try {
       return await (cluster ? bounded(evaluate(script, key, args)) : evaluate(script, key, args))
@@ -177,11 +188,14 @@ export const openRedisConnection = async (options: {
       if (!cluster) return run(script, key, args)
       // The script, then WAIT on the same connection (keyless: it follows the
       // script to its node): the answer comes once a replica holds the write.
+      // A master without a replica (one was just promoted) answers after a
+      // quarter of the timeout: the write is acknowledged anyway, kept by the
+      // master's AOF, and no failover can happen there until a replica joins.
       const withWait = async (body: 'evalsha' | 'eval') => {
         const pipeline = client.pipeline()
         if (body === 'evalsha') pipeline.evalsha(script.sha, 1, key, prefix, ...args)
         else pipeline.eval(script.lua, 1, key, prefix, ...args)
-        pipeline.call('WAIT', 1, timeout)
+        pipeline.call('WAIT', 1, Math.max(1, Math.floor(timeout / 4)))
         const [[error, reply] = [new Error('no reply'), undefined]] =
           (await bounded(pipeline.exec())) ?? []
         if (error !== null) throw error
