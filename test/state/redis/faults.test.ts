@@ -110,6 +110,12 @@ describe('Redis unreachable at start', () => {
     )
   })
 
+  it.each([0, 9, 60_001, 1.5, Number.NaN])('refuses a store timeoutMs of %s', (timeoutMs) => {
+    expect(() => createSandboxServer({ store: { url: redis.url, timeoutMs } })).toThrow(
+      /store timeoutMs .* must be a whole number of ms from 10 to 60000/,
+    )
+  })
+
   it('refuses a store that is not a Redis URL', () => {
     expect(() => createSandboxServer({ store: 'http://127.0.0.1:6379' })).toThrow(/not a Redis URL/)
   })
