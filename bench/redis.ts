@@ -37,7 +37,8 @@ process.stdout.write(JSON.stringify({ rps: done / (duration / 1000), errors }))
 agent.destroy()
 `
 
-const load = (
+/** N keep-alive connections to the URLs, back to back, for DURATION_MS: requests per second. */
+export const load = (
   urls: string[],
   method: string,
   body = '',
@@ -54,7 +55,8 @@ const load = (
     )
   })
 
-const startInstance = (store: string): Promise<{ url: string; child: ChildProcess }> =>
+/** One sandbox server in its own process, on the store given (or in memory for ''). */
+export const startInstance = (store: string): Promise<{ url: string; child: ChildProcess }> =>
   new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'bench/redis-instance.ts', store], {
       cwd: ROOT,
@@ -69,7 +71,8 @@ const startInstance = (store: string): Promise<{ url: string; child: ChildProces
     child.once('exit', (code) => reject(new Error(`instance exited ${code}`)))
   })
 
-const stop = async (children: ChildProcess[]): Promise<void> => {
+/** Stops the instances' processes. */
+export const stop = async (children: ChildProcess[]): Promise<void> => {
   await Promise.all(
     children.map(
       (child) =>
@@ -87,7 +90,7 @@ const stop = async (children: ChildProcess[]): Promise<void> => {
 const SCRIPT_NAMES = scriptNames()
 
 /** Commands Redis receives from clients (not from scripts) while `work` runs, by script name. */
-const countCommands = async (url: string, work: () => Promise<void>) => {
+export const countCommands = async (url: string, work: () => Promise<void>) => {
   const client = new Redis(url)
   const monitor = await client.monitor()
   const seen = new Map<string, number>()

@@ -52,18 +52,21 @@ const info = async (port: number, section: string): Promise<string> => {
  * Starts a real Redis Cluster of Debian's `redis-server` (never a mock): six
  * nodes on free loopback ports, started in parallel, joined by
  * `redis-cli --cluster create … --cluster-replicas 1`, with a one-second node
- * timeout so that a failover takes a few seconds. AOF with `appendfsync
- * always` on every node, as docs/several-instances.md recommends.
+ * timeout so that a failover takes a few seconds. With `persistence`, AOF
+ * with `appendfsync always` on every node, as docs/several-instances.md
+ * recommends (slower: every write waits for the disk).
  *
  * @example
  * const cluster = await startTestCluster()
  * afterAll(() => cluster.dispose())
  */
-export const startTestCluster = async (): Promise<TestCluster> => {
+export const startTestCluster = async (
+  options: { persistence?: boolean } = {},
+): Promise<TestCluster> => {
   const nodes = await Promise.all(
     Array.from({ length: 6 }, async () =>
       startTestRedis({
-        persistence: true,
+        persistence: options.persistence === true,
         args: [
           '--cluster-enabled',
           'yes',
