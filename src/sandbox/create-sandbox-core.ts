@@ -3,7 +3,6 @@ import type { PetStore } from '../db/pet-store.js'
 import type { SandboxResponse } from '../http/types.js'
 import { type Answer, type HandleOptions, handleRequest } from '../pipeline/handle-request.js'
 import type { PipelineContext } from '../pipeline/pipeline-context.js'
-import type { RateLimiter } from '../rate-limit/rate-limiter.js'
 import { builtInScenarios } from '../scenarios/built-in-scenarios.js'
 import { createScenarioRegistry, type ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { Listener } from '../state/emitter.js'
@@ -59,8 +58,6 @@ export interface SandboxCore extends SessionControls {
   disconnect(): Promise<void>
   /** The controls of one session, created on first use (the same controls as the sandbox's own). */
   session(id: string): SessionControls
-  /** @internal The rate limiter of a live session, for the dashboard's read-only gauges (`snapshot`). */
-  limiterOf(id: string): RateLimiter | undefined
   readonly sessions: {
     /** Every live session, `default` first. */
     list(): SessionInfo[]
@@ -149,7 +146,6 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
     handle: async (request: HandleInput, handleOptions?: HandleOptions) =>
       (await answer(request, handleOptions))?.response ?? null,
     events: { on: state.events.on },
-    limiterOf: (id: string) => memory?.peekSession(id)?.limiter,
     state,
     scenarios,
     disconnect: async () => {

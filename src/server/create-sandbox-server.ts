@@ -122,7 +122,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
         })
         return
       }
-      if (handleDashboardRequest(dashboard, req, res)) return
+      if (await handleDashboardRequest(dashboard, req, res)) return
       await handleControlRequest(control, req, res)
       return
     }

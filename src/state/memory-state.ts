@@ -10,7 +10,11 @@ import { DEFAULT_PET_COUNT } from '../db/seed-pets.js'
 import { ApiError } from '../http/api-error.js'
 import { createJournal, type JournalEntry, type RequestJournal } from '../journal/journal.js'
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
-import { createRateLimiter, type RateLimiter } from '../rate-limit/rate-limiter.js'
+import {
+  type BucketSnapshot,
+  createRateLimiter,
+  type RateLimiter,
+} from '../rate-limit/rate-limiter.js'
 import { createEmitter } from './emitter.js'
 import type { SandboxEvents } from './sandbox-events.js'
 import {
@@ -32,6 +36,7 @@ export interface MemorySessionState extends SessionState {
   readonly pets: PetStore
   now(): number
   lookupKey(key: string): ApiKeyInfo | undefined
+  quotas(now: number): BucketSnapshot[]
   sticky(): string
   setSticky(name: string): void
   clock(): { now: number; frozen: boolean }
@@ -150,6 +155,7 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
       lookupKey: (key) => keys.lookup(key),
       take: (request) => limiter.take(request),
       peek: (request) => limiter.peek(request),
+      quotas: (now) => limiter.snapshot(now),
       sticky: () => sticky,
       setSticky(name) {
         sticky = name

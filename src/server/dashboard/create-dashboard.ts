@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { createEventStream } from './create-event-stream.js'
@@ -23,12 +23,16 @@ export interface Dashboard {
   load(dir?: string): Promise<void>
   /** The entries a page gets on connecting, oldest first. */
   backlog(): FeedEntry[]
-  /** Quotas, clock and scenario of a session (default: `default`), and the chart. */
-  snapshot(session?: string): DashboardSnapshot
-  /** The key a gauge's `ref` names in a session (default: `default`), or undefined. */
-  resolveRef(ref: string, session?: string): string | undefined
+  /**
+   * Quotas, clock and scenario of a session (default: `default`), and the
+   * chart, read through the state seam: the same on a shared store (Redis)
+   * as in memory, whichever instance serves the page.
+   */
+  snapshot(session?: string): Promise<DashboardSnapshot>
+  /** Revokes the key a gauge's `ref` names in a session; false when none matches. */
+  revokeByRef(ref: string, session: string): Promise<boolean>
   /** Opens the event stream of a page watching `session`. */
-  openStream(res: ServerResponse, session: string): void
+  openStream(res: ServerResponse, session: string): Promise<void>
   /** Pushes an event to every open page (e.g. `change` after a control call). */
   publish(event: string, data: unknown): void
   /** Ends every stream and stops the ticker. */
@@ -51,36 +55,46 @@ export const createDashboard = (input: {
   const { sandbox } = input
   const realNow = input.now ?? (() => Date.now())
   const series = createRateSeries({ seconds: 300, now: realNow })
-  const salt = randomBytes(16)
+  // The same on every instance (no per-process salt): a page served by one
+  // instance may send its revoke to another behind a load balancer. 80 bits of
+  // a hash of the bucket: a generated key (128 random bits) cannot be guessed back.
   const refOf = (bucket: string): string =>
-    createHash('sha256').update(salt).update(bucket).digest('hex').slice(0, 20)
+    createHash('sha256').update(bucket).digest('hex').slice(0, 20)
   let assets = new Map<string, DashboardAsset>()
   let ring: FeedEntry[] = []
   let ticker: ReturnType<typeof setInterval> | undefined
 
-  const snapshot = (session: string = sandbox.id): DashboardSnapshot => {
-    const controls = session === sandbox.id ? sandbox : sandbox.session(session)
-    const now = controls.clock.now()
+  const snapshot = async (session: string = sandbox.id): Promise<DashboardSnapshot> => {
+    const state = await sandbox.state.session(session)
+    const { now, frozen } = await state.clock()
+    const [scenario, keys, buckets] = await Promise.all([
+      state.sticky(),
+      state.listKeys(),
+      state.quotas(now),
+    ])
     return {
       basePath: sandbox.basePath,
       now,
-      frozen: controls.clock.frozen,
-      scenario: controls.scenario.get(),
-      ...snapshotQuotas({
-        buckets: sandbox.limiterOf(session)?.snapshot(now) ?? [],
-        keys: controls.keys.list(),
-        now,
-        refOf,
-        maxAnonymous: 20,
-      }),
+      frozen,
+      scenario,
+      ...snapshotQuotas({ buckets, keys, now, refOf, maxAnonymous: 20 }),
       series: series.read(),
     }
+  }
+  /** Pushes a fresh snapshot to the pages watching `session` (a failed read, e.g. Redis away, skips one push). */
+  const push = (session: string): void => {
+    snapshot(session).then(
+      (data) => stream.publish('snapshot', data, session),
+      () => {},
+    )
   }
 
   const stream = createEventStream({
     onChange(size) {
       if (size > 0 && ticker === undefined) {
-        ticker = setInterval(() => stream.publishPerSession('snapshot', snapshot), TICK_MS)
+        ticker = setInterval(() => {
+          for (const session of stream.sessions()) push(session)
+        }, TICK_MS)
         ticker.unref()
       } else if (size === 0 && ticker !== undefined) {
         clearInterval(ticker)
@@ -100,12 +114,12 @@ export const createDashboard = (input: {
   sandbox.events.on('reset', ({ session }) => {
     if (session === sandbox.id) ring = ring.filter((e) => e.session !== session)
     stream.publish('change', { type: 'reset', session })
-    stream.publish('snapshot', snapshot(session), session)
+    push(session)
   })
   for (const type of ['keys', 'scenario', 'clock'] as const) {
     sandbox.events.on(type, ({ session }) => {
       stream.publish('change', { type, session })
-      stream.publish('snapshot', snapshot(session), session)
+      push(session)
     })
   }
 
@@ -120,16 +134,17 @@ export const createDashboard = (input: {
     },
     backlog: () => ring.slice(-BACKLOG),
     snapshot,
-    resolveRef(ref, session = sandbox.id) {
-      const controls = session === sandbox.id ? sandbox : sandbox.session(session)
-      for (const key of controls.keys.list()) if (refOf(`key:${key.key}`) === ref) return key.key
-      return undefined
+    async revokeByRef(ref, session) {
+      const state = await sandbox.state.session(session)
+      const key = (await state.listKeys()).find((k) => refOf(`key:${k.key}`) === ref)?.key
+      return key !== undefined && (await state.revokeKey(key))
     },
-    openStream(res, session) {
+    async openStream(res, session) {
+      const first = await snapshot(session)
       stream.open(
         res,
         [
-          { event: 'snapshot', data: snapshot(session) },
+          { event: 'snapshot', data: first },
           { event: 'backlog', data: ring.slice(-BACKLOG) },
         ],
         session,

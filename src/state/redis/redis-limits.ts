@@ -15,6 +15,7 @@ import {
 } from '../../rate-limit/rate-limit-options.js'
 import {
   ANONYMOUS_BUCKET_CAP,
+  type BucketSnapshot,
   type RateLimitDecision,
   type TakeRequest,
 } from '../../rate-limit/rate-limiter.js'
@@ -151,6 +152,55 @@ local seq = redis.call('HINCRBY', META, 'jseq', 1)
 return {'ok', r[1], r[2], r[3], r[4], seq, m[3], position}
 `,
 )
+
+/** The key buckets of a session (not the anonymous ones, as in memory): {name, raw, …}. ARGV: prefix, sid. */
+const QUOTAS_SCRIPT = defineScript(
+  'quotas',
+  `${PRELUDE}
+local out = {}
+local all = redis.call('HGETALL', T .. 'rl')
+for i = 1, #all, 2 do
+  local name = all[i]
+  if string.sub(name, 1, 1) ~= '~' and string.sub(name, 1, 5) ~= 'anon:' then
+    out[#out + 1] = name
+    out[#out + 1] = all[i + 1]
+  end
+end
+return out
+`,
+)
+
+/**
+ * The key buckets of a session as of `now`, as the in-memory limiter's
+ * `snapshot` reads them: windows that ended count 0, a ban only while it lasts.
+ *
+ * @example
+ * const buckets = await readQuotas(ctx, 'default', Date.now())
+ */
+export const readQuotas = async (
+  ctx: RedisStateContext,
+  sid: string,
+  now: number,
+): Promise<BucketSnapshot[]> => {
+  const rows = (await ctx.connection.run(QUOTAS_SCRIPT, sessionKey(ctx.connection.prefix, sid), [
+    sid,
+  ])) as string[]
+  const minute = Math.floor(now / MINUTE_MS)
+  const day = Math.floor(now / DAY_MS)
+  const buckets: BucketSnapshot[] = []
+  for (let i = 0; i < rows.length; i += 2) {
+    const [bMinute, minuteUsed, , bDay, dayUsed, , bannedUntil] = (rows[i + 1] as string)
+      .split(' ')
+      .map(Number) as number[]
+    buckets.push({
+      bucket: rows[i] as string,
+      minuteUsed: bMinute === minute ? (minuteUsed as number) : 0,
+      dayUsed: bDay === day ? (dayUsed as number) : 0,
+      bannedUntil: (bannedUntil as number) > now ? bannedUntil : undefined,
+    })
+  }
+  return buckets
+}
 
 /** A limiter script's reply as a decision: the arithmetic of describe-window.ts, shared with the in-memory limiter. */
 const toDecision = (

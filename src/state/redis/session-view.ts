@@ -12,7 +12,7 @@ import { seededDraw } from '../../scenarios/seeded-draw.js'
 import type { SessionState } from '../sandbox-state.js'
 import { StaleStateError } from '../stale-state.js'
 import type { RedisJournal } from './redis-journal.js'
-import { countRequest } from './redis-limits.js'
+import { countRequest, readQuotas } from './redis-limits.js'
 import type { RedisPets } from './redis-pets.js'
 import type { CachedSession, RedisSessions } from './redis-sessions.js'
 import type { RedisStateContext } from './redis-state-context.js'
@@ -79,6 +79,7 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
     lookupKey: (key) => sessions.lookup(cached(), key),
     take: (request) => count(request, 'take'),
     peek: async (request) => ({ headers: (await count(request, 'peek')).headers }),
+    quotas: (now) => readQuotas(ctx, sid, now),
     async sticky() {
       return (await current()).sticky
     },

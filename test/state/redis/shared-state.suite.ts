@@ -198,19 +198,43 @@ export const defineSharedStateSuite = (getTarget: () => MultiInstanceTarget): vo
   })
 
   describe('the dashboard on a shared store', () => {
-    it("shows the instance's last known view, which its next request brings up to date", async () => {
+    it('shows the scenario, the clock and the pets as they are now, whichever instance changed them', async () => {
       await call(0, 'PUT', '/__sandbox/scenario', { body: { name: 'slow' } })
+      await call(0, 'POST', '/__sandbox/clock', { body: { now: '2030-01-01T12:00:10Z' } })
       await call(0, 'POST', '/v1/pets?__scenario=default', {
         key: 'sandbox-pro',
         body: { name: 'Shown', categoryId: 1 },
       })
-      // Any request through instance 1 finds its cache stale and reloads it.
-      expect(
-        (await call(1, 'GET', '/v1/pets?__scenario=default', { key: 'sandbox-pro' })).status,
-      ).toBe(200)
-      expect((await call(1, 'GET', '/__sandbox/quotas')).json).toMatchObject({ scenario: 'slow' })
-      const pets = (await call(1, 'GET', '/__sandbox/pets?limit=100')).json as { total: number }
+      // No request through instance 1 first: its dashboard reads the store.
+      expect((await call(1, 'GET', '/__sandbox/quotas')).json).toMatchObject({
+        scenario: 'slow',
+        frozen: true,
+        now: Date.parse('2030-01-01T12:00:10Z'),
+      })
+      const pets = (await call(1, 'GET', '/__sandbox/pets?limit=100')).json as {
+        pets: { name: string }[]
+        total: number
+      }
       expect(pets.total).toBe(26)
+      expect(pets.pets.at(-1)?.name).toBe('Shown')
+    })
+
+    it('fills the quota gauges with the requests every instance counted, and revokes a key by its gauge', async () => {
+      await call(0, 'POST', '/__sandbox/clock', { body: { now: '2030-01-01T12:00:10Z' } })
+      const { json } = await call(0, 'POST', '/__sandbox/keys', { body: { plan: 'free' } })
+      const key = (json as { key: string }).key
+      for (let i = 0; i < 6; i++)
+        expect((await call(i, 'GET', '/v1/pets', { key })).status).toBe(200)
+      const snapshot = (await call(1, 'GET', '/__sandbox/quotas')).json as {
+        quotas: { ref: string; source?: string; minute: { used: number }; day: { used: number } }[]
+      }
+      const gauge = snapshot.quotas.find((q) => q.source === 'runtime')
+      expect(gauge).toMatchObject({ minute: { used: 6 }, day: { used: 6 } })
+      // A page served by one instance may send its revoke to another (one address, several instances).
+      const revoked = await call(2, 'DELETE', `/__sandbox/keys/by-ref/${gauge?.ref ?? ''}`)
+      expect(revoked.status).toBe(204)
+      for (const i of [0, 1, 2])
+        expect((await call(i, 'GET', '/v1/pets', { key })).status).toBe(401)
     })
   })
 }
