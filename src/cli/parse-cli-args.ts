@@ -36,6 +36,7 @@ const OPTIONS = {
   'max-sessions': { type: 'string' },
   store: { type: 'string' },
   'store-prefix': { type: 'string' },
+  instance: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -215,6 +216,7 @@ export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand
     maxSessions: readInteger(pick('max-sessions', values['max-sessions'], env), s.maxSessions),
     store: readText(pick('store', values.store, env), s.store),
     storePrefix: readText(pick('store-prefix', values['store-prefix'], env), s.storePrefix),
+    instance: readText(pick('instance', values.instance, env), s.instance),
     quiet: readBoolean(values.quiet === true, env, envNameOf('quiet')),
     keys: readKeys(values.key, env),
   }

@@ -106,6 +106,9 @@ export const SETTING_SCHEMAS = {
         'is not a Redis URL such as redis://127.0.0.1:6379/0 (or redis+cluster://HOST:PORT,HOST:PORT for a cluster)',
     }),
   storePrefix: text,
+  instance: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9._:@-]{1,64}$/, {
+    error: 'must be 1-64 characters of A-Z a-z 0-9 . _ : @ -',
+  }),
 }
 
 /** The first problem zod found, as "field: message" (the field as a dotted path). */

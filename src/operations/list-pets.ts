@@ -1,10 +1,10 @@
 import { LIMITS } from '../contract/limits.js'
 import { PetStatusSchema } from '../contract/pet.js'
 import { invalidParameter } from '../http/errors.js'
-import { jsonResponse } from '../http/json-response.js'
 import { parsePositiveInteger, singleParam } from '../http/query.js'
 import { decodeCursor, encodeCursor } from './cursor.js'
 import { defineOperation } from './operation.js'
+import { petsJson } from './pet-json.js'
 
 /**
  * GET /pets (listPets): ascending ids, `limit`, `status` and an opaque
@@ -45,8 +45,12 @@ export const listPets = defineOperation({
         throw invalidParameter('cursor', 'must be a cursor from a previous page’s next link')
     }
 
-    const page = await store.list({ status, afterId, limit })
-    const headers: Record<string, string> = { 'X-Total-Count': String(page.total) }
+    let page = store.list({ status, afterId, limit })
+    if (page instanceof Promise) page = await page
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'X-Total-Count': String(page.total),
+    }
     if (page.nextAfterId !== undefined) {
       // Only the API's own parameters: sandbox flags (__scenario, __session, …) never travel in links.
       const next = new URLSearchParams({ limit: String(limit) })
@@ -54,6 +58,6 @@ export const listPets = defineOperation({
       next.set('cursor', encodeCursor(page.nextAfterId))
       headers.Link = `<${url.origin}${settings.basePath}/pets?${next}>; rel="next"`
     }
-    return jsonResponse(200, page.pets, headers)
+    return { status: 200, headers, body: petsJson(page.pets) }
   },
 })

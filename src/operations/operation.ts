@@ -1,8 +1,8 @@
+import type { OperationId } from '../contract/operation-ids.js'
 import type { PetRecords } from '../db/pet-records.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 
-/** Operation ids of the spec. */
-export type OperationId = 'listPets' | 'createPet' | 'getPet'
+export type { OperationId }
 
 /** The sandbox's settings, resolved once from its options; operations and scenarios read them. */
 export interface SandboxSettings {

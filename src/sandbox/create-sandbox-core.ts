@@ -1,6 +1,6 @@
 import { createBaseKeys } from '../auth/key-registry.js'
 import type { PetStore } from '../db/pet-store.js'
-import type { SandboxResponse } from '../http/types.js'
+import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import { type Answer, type HandleOptions, handleRequest } from '../pipeline/handle-request.js'
 import type { PipelineContext } from '../pipeline/pipeline-context.js'
 import { builtInScenarios } from '../scenarios/built-in-scenarios.js'
@@ -40,6 +40,12 @@ export interface SandboxCore extends SessionControls {
   handle(request: HandleInput, options?: HandleOptions): Promise<SandboxResponse | null>
   /** As `handle`, with the request's journal entry (what a runtime logs). */
   answer(request: HandleInput, options?: HandleOptions): Promise<Answer | null>
+  /**
+   * @internal As `answer`, for a runtime whose request is already the core's
+   * own shape (upper-case method, lower-case header names, absolute URL, bytes):
+   * nothing is checked or copied (the standalone server's hot path).
+   */
+  answerRequest(request: SandboxRequest, options?: HandleOptions): Promise<Answer | null>
   /** Typed events for extensions: `request`, `change`, `reset`, `keys`, `scenario`, `clock`, `session`. */
   readonly events: {
     on<K extends keyof SandboxEvents>(type: K, listener: Listener<SandboxEvents[K]>): () => void
@@ -105,6 +111,8 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
     baseKeys: createBaseKeys(options.keys),
     rateLimit: options.rateLimit,
     journalSize: options.journalSize,
+    journalMaxEntries: options.journalMaxEntries,
+    journalMaxBytes: options.journalMaxBytes,
     now: options.now,
     startScenario,
     sessionTtlMs: options.sessionTtlMs,
@@ -120,7 +128,21 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
       ? createMemoryState({ ...stateOptions, limiter: options.limiter })
       : undefined
   const state: SandboxState = shared ?? (memory as NonNullable<typeof memory>)
-  const ctx: PipelineContext = { settings, origin, scenarios, state, onError }
+  if (
+    options.instance !== undefined &&
+    (typeof options.instance !== 'string' || !/^[A-Za-z0-9._:@-]{1,64}$/.test(options.instance))
+  )
+    throw new TypeError(
+      `Failed to create the sandbox: instance "${String(options.instance)}" must be 1-64 characters of A-Z a-z 0-9 . _ : @ -.`,
+    )
+  const ctx: PipelineContext = {
+    settings,
+    origin,
+    scenarios,
+    state,
+    onError,
+    instance: options.instance,
+  }
 
   const controlsOf = (id: string): SessionControls =>
     memory === undefined
@@ -143,6 +165,8 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
     basePath: settings.basePath,
     origin,
     answer,
+    answerRequest: (request: SandboxRequest, handleOptions?: HandleOptions) =>
+      handleRequest(ctx, request, handleOptions),
     handle: async (request: HandleInput, handleOptions?: HandleOptions) =>
       (await answer(request, handleOptions))?.response ?? null,
     events: { on: state.events.on },

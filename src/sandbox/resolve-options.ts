@@ -60,6 +60,8 @@ export const resolveOptions = (options: SandboxOptions): ResolvedBase => {
     )
   }
   checkCount('journalSize', options.journalSize, 100_000)
+  checkCount('journalMaxEntries', options.journalMaxEntries, 10_000_000)
+  checkCount('journalMaxBytes', options.journalMaxBytes, 16 * 1024 * 1024 * 1024)
   if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) {
     throw new TypeError(
       `Failed to create the sandbox: seed must be an integer, got ${String(options.seed)}.`,

@@ -41,8 +41,18 @@ export interface SandboxOptions {
   limiter?: RateLimiter
   /** Time source of the sandbox clock (default `Date.now`). */
   now?: () => number
-  /** How many requests the journal keeps (default 500). */
+  /** How many requests each session's journal keeps (default 500). */
   journalSize?: number
+  /**
+   * How many requests every session's journal keeps together (default 10,000):
+   * the server-wide bound, whatever the number of sessions (oldest go first).
+   */
+  journalMaxEntries?: number
+  /**
+   * About how many bytes every session's journal keeps together (default 32 MiB;
+   * each entry holds at most 100 header lines of 2,048 characters and 8 KiB of each body).
+   */
+  journalMaxBytes?: number
   /** When getPet was deprecated, for its `Deprecation` header (default 2026-01-01T00:00:00Z). */
   deprecatedAt?: Date | string
   /** When getPet is removed and starts answering 410 (default 2030-12-05T00:00:00Z, the spec's date). */
@@ -60,6 +70,12 @@ export interface SandboxOptions {
    * synchronous controls then throw; use the control API or `sandbox.state`.
    */
   store?: StoreOption
+  /**
+   * The name journal entries give the instance that answered (`instance`),
+   * when several share a store. The standalone server's default on a store:
+   * `<host name>:<process id>`; none otherwise.
+   */
+  instance?: string
 }
 
 /** Every option `createSandbox` knows: another one is a mistake (a typo, say) and fails fast. */
@@ -75,12 +91,15 @@ export const SANDBOX_OPTION_NAMES: readonly (keyof SandboxOptions)[] = [
   'limiter',
   'now',
   'journalSize',
+  'journalMaxEntries',
+  'journalMaxBytes',
   'deprecatedAt',
   'sunsetAt',
   'onError',
   'sessionTtlMs',
   'maxSessions',
   'store',
+  'instance',
 ]
 
 export const DEFAULT_BASE_PATH = '/v1'

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LIMITS } from '../contract/limits.js'
-import type { JournalEntry } from '../journal/journal.js'
+import type { JournalRecord } from '../journal/journal.js'
 import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { buildSandboxRequest, requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { type BodyReadResult, readRequestBody } from './read-request-body.js'
@@ -12,8 +12,8 @@ export interface ApiAnswerContext {
   held: HeldAnswers
   /** Host used when a request's Host header is missing or malformed. */
   fallbackHost: string
-  /** Told about each answered request's journal entry (the request log). */
-  onAnswered?: ((req: IncomingMessage, entry: JournalEntry) => void) | undefined
+  /** Told about each answered request's journal record (the request log, the dashboard's chart). */
+  onAnswered?: ((req: IncomingMessage, record: JournalRecord) => void) | undefined
 }
 
 export interface AnswerOptions {
@@ -25,6 +25,8 @@ export interface AnswerOptions {
   passUnknownRoutes?: boolean | undefined
   /** Appended to the 404 for the bare base path (the server's dashboard and OpenAPI document). */
   basePathHint?: string | undefined
+  /** Headers written with the answer (the CORS headers, when they were not set on `res`). */
+  headers?: Readonly<Record<string, string>> | undefined
 }
 
 // The core reads only the length of an oversized body, so one shared buffer
@@ -59,21 +61,21 @@ export const answerApiRequest = async (
     return true
   }
   const tooLarge = read.kind === 'too-large'
-  const answer = await ctx.sandbox.answer(
+  const answer = await ctx.sandbox.answerRequest(
     buildSandboxRequest(req, { url, body: tooLarge ? OVERSIZED : read.body }),
     {
       passUnknownRoutes: options.passUnknownRoutes === true && !tooLarge,
-      ...(options.basePathHint === undefined ? {} : { basePathHint: options.basePathHint }),
+      basePathHint: options.basePathHint,
     },
   )
   if (answer === null) return false
-  const { response, entry } = answer
+  const { response, record } = answer
   if (tooLarge) {
     // The rest of the body is never read: close once answered, discarding what still arrives.
     response.headers.Connection = 'close'
     req.resume()
   }
-  ctx.onAnswered?.(req, entry)
-  await writeSandboxResponse({ req, res, response, held: ctx.held })
+  ctx.onAnswered?.(req, record)
+  await writeSandboxResponse({ req, res, response, held: ctx.held, extra: options.headers })
   return true
 }

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { hostname } from 'node:os'
 import type { Duplex } from 'node:stream'
 import { ApiError } from '../http/api-error.js'
 import { internalError, routeNotFound } from '../http/errors.js'
-import type { JournalEntry } from '../journal/journal.js'
+import type { JournalRecord } from '../journal/journal.js'
 import { belowBasePath } from '../pipeline/locate.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { answerApiOrOwnHandlers } from './answer-api-or-own-handlers.js'
@@ -14,7 +15,7 @@ import { requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { checkRequestHead } from './check-request-head.js'
 import { checkControlOrigin } from './control/check-control-origin.js'
 import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-request.js'
-import { createCorsHandler } from './create-cors-handler.js'
+import { createCorsHandler, writtenWithAnswer } from './create-cors-handler.js'
 import { createDashboard } from './dashboard/create-dashboard.js'
 import { DASHBOARD_HEADERS } from './dashboard/dashboard-headers.js'
 import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
@@ -74,25 +75,40 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     throw new TypeError(
       'Failed to create the server: a data file and a shared store cannot be combined; the store (Redis) keeps the pets. Drop --data or --store.',
     )
-  const sandbox = createSandboxCore(sandboxOptions)
+  // Several instances on one store: each names itself in the journal entries it writes.
+  const sandbox = createSandboxCore({
+    ...sandboxOptions,
+    instance:
+      sandboxOptions.instance ??
+      (sandboxOptions.store === undefined
+        ? undefined
+        : `${hostname()}:${process.pid}`.replace(/[^A-Za-z0-9._:@-]/g, '-').slice(-64)),
+  })
   const dashboard = createDashboard({ sandbox, adminToken })
   const basePath = sandbox.basePath
   const held = createHeldAnswers(maxHoldMs)
-  const applyCors = corsOptions === false ? () => false : createCorsHandler(corsOptions)
+  const cors = corsOptions === false ? undefined : createCorsHandler(corsOptions)
+  const applyCors = cors ?? (() => false)
   let data: AttachedDataFile | undefined
   let openApiDocument: string | undefined
   let fallbackHost = '127.0.0.1'
   let closing: Promise<void> | undefined
 
-  // The journal entry of each answered API request, for its log line.
-  const answered = new WeakMap<IncomingMessage, JournalEntry>()
+  // The journal record of each answered API request, for its log line (only when there is a log).
+  const answered = new WeakMap<IncomingMessage, JournalRecord>()
   const api: ApiAnswerContext = {
     sandbox,
     held,
     get fallbackHost() {
       return fallbackHost
     },
-    onAnswered: (req, entry) => answered.set(req, entry),
+    onAnswered:
+      onRequest === undefined
+        ? (_req, record) => dashboard.count(record.status)
+        : (req, record) => {
+            dashboard.count(record.status)
+            answered.set(req, record)
+          },
   }
   const control = {
     sandbox,
@@ -126,21 +142,41 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
       await handleControlRequest(control, req, res)
       return
     }
-    if (applyCors(req, res)) return
+    const below = belowBasePath(path, basePath)
+    // The API's hot path writes the CORS headers with its answer (one writeHead, decision 0021).
+    const corsHeaders =
+      below !== undefined && handlers.length === 0 ? writtenWithAnswer(cors, req) : undefined
+    if (corsHeaders === undefined && applyCors(req, res)) return
     const origin = requestOrigin(req, fallbackHost)
-    const url = requestUrl(req, origin)
-    const links = serverLinks(origin, basePath)
-    if (belowBasePath(path, basePath) !== undefined) {
-      const basePathHint = describeLinks(links)
-      if (handlers.length === 0 || url === undefined) {
-        if (await answerApiRequest(api, req, res, { basePathHint })) return
-      } else if (await answerApiOrOwnHandlers({ api, handlers, req, res, url, basePathHint }))
-        return
-    } else if (url !== undefined && handlers.length > 0) {
-      if (await answerWithMswHandlers(handlers, req, res, url)) return
+    const links = (): ReturnType<typeof serverLinks> => serverLinks(origin, basePath)
+    // Only the bare base path's 404 names the dashboard and the document.
+    const basePathHint = below === '' || below === '/' ? describeLinks(links()) : undefined
+    if (below !== undefined && handlers.length === 0) {
+      if (await answerApiRequest(api, req, res, { basePathHint, headers: corsHeaders })) return
+      // Not the API's after all (a target that is not a path): the 404 below gets CORS the usual way.
+      if (corsHeaders !== undefined && applyCors(req, res)) return
+    } else {
+      const url = requestUrl(req, origin)
+      if (below !== undefined) {
+        if (url === undefined) {
+          if (await answerApiRequest(api, req, res, { basePathHint })) return
+        } else if (
+          await answerApiOrOwnHandlers({
+            api,
+            handlers,
+            req,
+            res,
+            url,
+            basePathHint: basePathHint ?? '',
+          })
+        )
+          return
+      } else if (url !== undefined && handlers.length > 0) {
+        if (await answerWithMswHandlers(handlers, req, res, url)) return
+      }
     }
     if (path === '/') {
-      writeNow(res, answerServerIndex(req.method ?? 'GET', links))
+      writeNow(res, answerServerIndex(req.method ?? 'GET', links()))
       return
     }
     writeNow(res, routeNotFound(path).toResponse())

@@ -3,6 +3,11 @@ import type { Cluster, Redis } from 'ioredis'
 import type { ApiKeyInfo } from '../../auth/key-registry.js'
 import { DEFAULT_PET_COUNT, DEFAULT_SEED, seedPets } from '../../db/seed-pets.js'
 import { ApiError } from '../../http/api-error.js'
+import { DEFAULT_JOURNAL_SIZE } from '../../journal/journal.js'
+import {
+  DEFAULT_JOURNAL_MAX_BYTES,
+  DEFAULT_JOURNAL_MAX_ENTRIES,
+} from '../../journal/journal-budget.js'
 import {
   type RateLimitOptions,
   resolveRateLimitOptions,
@@ -34,6 +39,10 @@ export interface RedisStateOptions {
   baseKeys: ReadonlyMap<string, ApiKeyInfo>
   rateLimit?: RateLimitOptions | undefined
   journalSize?: number | undefined
+  /** Entries every session's journal keeps together (default 10,000). */
+  journalMaxEntries?: number | undefined
+  /** Approximate bytes every session's journal keeps together (default 32 MiB), counted over the stored JSON. */
+  journalMaxBytes?: number | undefined
   /** Time source of the clocks and of idle times (default `Date.now`). */
   now?: (() => number) | undefined
   startScenario: string
@@ -103,7 +112,7 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
     seed,
     fingerprint,
     petCount,
-    journalSize: options.journalSize ?? 500,
+    journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
     startScenario: options.startScenario,
     sessionTtlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
     maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
@@ -113,7 +122,12 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
   }
   const sessions = createRedisSessions(ctx)
   const pets = createRedisPets(ctx)
-  const parts = { ctx, sessions, pets, journal: createRedisJournal(ctx) }
+  const journal = createRedisJournal({
+    ...ctx,
+    journalMaxEntries: options.journalMaxEntries ?? DEFAULT_JOURNAL_MAX_ENTRIES,
+    journalMaxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
+  })
+  const parts = { ctx, sessions, pets, journal }
 
   // Start: connect, claim the store (or check it holds this sandbox's seed), open `default`.
   await connection.connect()
@@ -135,6 +149,7 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
     prefix,
     events,
     keySession: (key) => sessions.keySession(key),
+    recentRequests: (cursor, max) => journal.recent(cursor, max),
     async session(id) {
       if (sessions.cached(id) === undefined) await sessions.open(id)
       return createSessionView(parts, id)

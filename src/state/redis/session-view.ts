@@ -87,10 +87,10 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
     // Not a stream per instance: the request's position in its session, counted
     // by Redis, decides, so every instance fails the same `flaky` requests.
     random: (scenario) => seededDraw(scenario.seed ?? ctx.seed, scenario.name, position, draws++),
-    record(entry) {
+    record(capture) {
       const number = seq
       seq = undefined
-      return journal.record(sid, number, entry)
+      return journal.record(sid, number, capture)
     },
     async setSticky(name) {
       await sessions.control(sid, 'sticky', name)
