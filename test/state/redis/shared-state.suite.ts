@@ -170,6 +170,23 @@ export const defineSharedStateSuite = (getTarget: () => MultiInstanceTarget): vo
       expect(new Set(throughOne)).toEqual(new Set(['200', '503', 'fails']))
     })
 
+    it("feed every instance's dashboard the requests the others answered, each naming its instance", async () => {
+      const { apps } = getTarget()
+      const first = apps[0] as (typeof apps)[number]
+      const { cursor } = await first.sandbox.state.recentRequests(undefined, 1)
+      await call(1, 'GET', '/v1/pets?limit=1&from=one', { key: 'sandbox-pro' })
+      await call(2, 'GET', '/v1/pets?limit=1&from=two', { key: 'sandbox-pro' })
+      const recent = await first.sandbox.state.recentRequests(cursor, 50)
+      expect(recent.entries.map((e) => [e.instance, new URL(e.url).search])).toEqual([
+        [`instance-${1 % apps.length}`, '?limit=1&from=one'],
+        [`instance-${2 % apps.length}`, '?limit=1&from=two'],
+      ])
+      expect(recent.skipped).toBe(0)
+      // The journal of the session names them too.
+      const journal = (await call(0, 'GET', '/__sandbox/requests')).json as { instance?: string }[]
+      expect(journal.map((e) => e.instance)).toEqual(recent.entries.map((e) => e.instance))
+    })
+
     it('share sessions: created through one, listed and dropped through others; bound keys land there', async () => {
       const { json } = await call(0, 'POST', '/__sandbox/keys', {
         body: { plan: 'pro', session: 'team-a' },
