@@ -150,10 +150,11 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
     events,
     keySession: (key) => sessions.keySession(key),
     recentRequests: (cursor, max) => journal.recent(cursor, max),
-    async session(id) {
-      if (sessions.cached(id) === undefined) await sessions.open(id)
-      return createSessionView(parts, id)
-    },
+    // A session this instance holds costs no round trip here (its request's `take` checks it).
+    session: (id) =>
+      sessions.cached(id) === undefined
+        ? sessions.open(id).then(() => createSessionView(parts, id))
+        : createSessionView(parts, id),
     listSessions: () => sessions.list(),
     dropSession: (id) => sessions.drop(id),
     close: () => connection.close(),

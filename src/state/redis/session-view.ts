@@ -45,7 +45,6 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
   let position = 0
   let draws = 0
   const cached = (): CachedSession => sessions.entryOf(sid)
-  const current = async (): Promise<CachedSession> => (inRequest ? cached() : sessions.refresh(sid))
 
   const count = async (
     request: TakeRequest | (Omit<TakeRequest, 'bannable'> & { bannable?: undefined }),
@@ -68,9 +67,9 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
 
   return {
     id: sid,
+    // Nothing to wait for: the pipeline awaits only what is pending (decision 0021).
     ready() {
       inRequest = true
-      return Promise.resolve()
     },
     now() {
       inRequest = true
@@ -80,9 +79,7 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
     take: (request) => count(request, 'take'),
     peek: async (request) => ({ headers: (await count(request, 'peek')).headers }),
     quotas: (now) => readQuotas(ctx, sid, now),
-    async sticky() {
-      return (await current()).sticky
-    },
+    sticky: () => (inRequest ? cached().sticky : sessions.refresh(sid).then((e) => e.sticky)),
     store: (scenario) => pets.store({ sid, entry: cached(), scenario, pv: () => pv }),
     // Not a stream per instance: the request's position in its session, counted
     // by Redis, decides, so every instance fails the same `flaky` requests.
