@@ -9,8 +9,9 @@ import type { RedisStateContext } from './redis-state-context.js'
 /**
  * Records a session's journal entries under the numbers their requests
  * reserved (0: numbered here, for a request refused before its round trip),
- * unless the journal was cleared since; keeps the last `capacity`.
- * ARGV: prefix, sid, capacity, then per entry: seq, entryJsonWithoutSeq (the
+ * unless the journal was cleared since; keeps the last `capacity`; first drops
+ * the entries the server-wide budget evicted. ARGV: prefix, sid, capacity,
+ * evictedCount, evicted seq…, then per entry: seq, entryJsonWithoutSeq (the
  * JSON object minus its opening brace). Returns each entry's number (0: not kept).
  */
 const RECORD_SCRIPT = defineScript(
@@ -19,8 +20,10 @@ const RECORD_SCRIPT = defineScript(
 local out = {}
 if redis.call('EXISTS', META) == 0 then return out end
 local journal = T .. 'journal'
+local first = 5 + tonumber(ARGV[4])
+for i = 5, first - 1 do redis.call('ZREMRANGEBYSCORE', journal, ARGV[i], ARGV[i]) end
 local cleared = tonumber(redis.call('HGET', META, 'jcleared'))
-for i = 4, #ARGV, 2 do
+for i = first, #ARGV, 2 do
   local seq = tonumber(ARGV[i])
   if seq == 0 then seq = redis.call('HINCRBY', META, 'jseq', 1) end
   if seq > cleared then
@@ -154,6 +157,9 @@ export interface RedisJournal {
   recent(cursor: string | undefined, max: number): Promise<RecentRequests>
 }
 
+/** How long evictions wait for a write to the same session to ride on (ms). */
+const EVICT_DELAY_MS = 200
+
 /** A cursor: the feed stream's id and the running count there. */
 const parseCursor = (cursor: string | undefined): { id: string; n: number } | undefined => {
   const match = cursor === undefined ? null : /^([0-9]+-[0-9]+)\/([0-9]+)$/.exec(cursor)
@@ -186,13 +192,29 @@ export const createRedisJournal = (
   let scheduled = false
   let order = 0
 
+  /** Entries the budget evicted, per session: dropped with the session's next write, or soon. */
+  let evictions = new Map<string, string[]>()
+  let evictTimer: ReturnType<typeof setTimeout> | undefined
+  const sendEvictions = (): void => {
+    evictTimer = undefined
+    const due = evictions
+    evictions = new Map()
+    for (const [sid, seqs] of due) connection.send(EVICT_SCRIPT, keyOf(sid), [sid, ...seqs])
+  }
   const evict = (evicted: string[]): void => {
-    const bySession = new Map<string, string[]>()
     for (let i = 0; i < evicted.length; i += 2) {
       const sid = evicted[i] as string
-      bySession.set(sid, [...(bySession.get(sid) ?? []), evicted[i + 1] as string])
+      let seqs = evictions.get(sid)
+      if (seqs === undefined) {
+        seqs = []
+        evictions.set(sid, seqs)
+      }
+      seqs.push(evicted[i + 1] as string)
     }
-    for (const [sid, seqs] of bySession) connection.send(EVICT_SCRIPT, keyOf(sid), [sid, ...seqs])
+    if (evictions.size > 0 && evictTimer === undefined) {
+      evictTimer = setTimeout(sendEvictions, EVICT_DELAY_MS)
+      evictTimer.unref()
+    }
   }
   const ledger = (entries: (string | number)[]): void => {
     if (entries.length === 0) return
@@ -209,20 +231,23 @@ export const createRedisJournal = (
     scheduled = false
     const batch = pending
     pending = new Map()
+    // Every numbered entry of the moment in one call to the budget.
+    const numbered: (string | number)[] = []
     for (const [sid, records] of batch) {
-      const args: (string | number)[] = [sid, journalSize]
+      const evicted = evictions.get(sid) ?? []
+      evictions.delete(sid)
+      const args: (string | number)[] = [sid, journalSize, evicted.length, ...evicted]
       const sizes: number[] = []
-      const numbered: (string | number)[] = []
       for (const record of records) {
         const json = JSON.stringify(toJournalEntry(record)).replace(/^\{"seq":[0-9]+,/, '')
+        const bytes = Buffer.byteLength(json)
         args.push(record.seq, json)
-        sizes.push(Buffer.byteLength(json))
-        if (record.seq > 0) numbered.push(sid, record.seq, Buffer.byteLength(json))
+        sizes.push(bytes)
+        if (record.seq > 0) numbered.push(sid, record.seq, bytes)
       }
       const written = connection.run(RECORD_SCRIPT, keyOf(sid), args) as Promise<number[]>
-      // Numbered ones go to the budget at once; those Redis numbered, once it has.
-      ledger(numbered)
-      if (numbered.length / 3 < records.length)
+      // Those Redis numbered go to the budget once it has.
+      if (records.some((record) => record.seq === 0))
         written.then(
           (seqs) => {
             const late: (string | number)[] = []
@@ -235,6 +260,7 @@ export const createRedisJournal = (
         )
       else written.catch(() => {})
     }
+    ledger(numbered)
   }
 
   return {
