@@ -29,6 +29,15 @@ export const CONFIG_FILE_SCHEMA = z.strictObject({
   rateLimit: s.rateLimit.optional(),
   flaky: s.flaky.optional(),
   journalSize: s.journalSize.optional(),
+  limitOutOfRange: s.limitOutOfRange.optional(),
+  unknownStatusFilter: s.unknownStatusFilter.optional(),
+  defaultStatus: s.defaultStatus.optional(),
+  nameMaxLength: s.nameMaxLength.optional(),
+  unknownFields: s.unknownFields.optional(),
+  pagination: s.pagination.optional(),
+  totalCountHeader: s.totalCountHeader.optional(),
+  errorCodes: s.errorCodes.optional(),
+  maxBodyBytes: s.maxBodyBytes.optional(),
 })
 
 /**
