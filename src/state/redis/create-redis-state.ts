@@ -151,9 +151,10 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
     keySession: (key) => sessions.keySession(key),
     recentRequests: (cursor, max) => journal.recent(cursor, max),
     // A session this instance holds costs no round trip here (its request's `take` checks it).
-    session: (id) =>
+    findKey: (id, key) => sessions.findKey(id, key),
+    session: (id, owner) =>
       sessions.cached(id) === undefined
-        ? sessions.open(id).then(() => createSessionView(parts, id))
+        ? sessions.open(id, owner).then(() => createSessionView(parts, id))
         : createSessionView(parts, id),
     listSessions: () => sessions.list(),
     dropSession: (id) => sessions.drop(id),

@@ -9,20 +9,70 @@ import type { RedisStateContext } from './redis-state-context.js'
  * session: `sessions` (sorted set: id → last use, real time), `keys` (hash:
  * run-time key → its session), `config` (hash: `fp`, the seeded pets'
  * fingerprint; `id`, the store's identity, drawn when the registry is created,
- * so it never comes back with lost data).
+ * so it never comes back with lost data), and who opened each session
+ * (decision 0026): `owners` (hash: id → owner), `holders` (sorted set: owner →
+ * sessions held), `o:<owner>` (sorted set: that owner's sessions by last use).
  */
 const REGISTRY_PRELUDE = `
 local P = ARGV[1]
 local R = P .. '{~}:'
 local Z, K, C = R .. 'sessions', R .. 'keys', R .. 'config'
+local OW, H = R .. 'owners', R .. 'holders'
+local function O(owner) return R .. 'o:' .. owner end
 local function num(x) return string.format('%.0f', x) end
+
+-- Takes a session out of the registry and out of its owner's count.
+local function unregister(sid)
+  redis.call('ZREM', Z, sid)
+  local owner = redis.call('HGET', OW, sid)
+  if owner then
+    redis.call('HDEL', OW, sid)
+    redis.call('ZREM', O(owner), sid)
+    if tonumber(redis.call('ZINCRBY', H, -1, owner)) <= 0 then redis.call('ZREM', H, owner) end
+  end
+end
+
+-- Marks a session used, in the order of all sessions and in its owner's.
+local function touch(sid, now)
+  redis.call('ZADD', Z, num(now), sid)
+  local owner = redis.call('HGET', OW, sid)
+  if owner then redis.call('ZADD', O(owner), num(now), sid) end
+end
+
+-- The session to drop for owner to open one at the limit: the least recently
+-- used one of whoever holds the most, the opener counted with its new session
+-- and chosen on a tie (as memory-state.ts does).
+local function victim(owner)
+  local mine = tonumber(redis.call('ZSCORE', H, owner) or '0') + 1
+  local most = 0
+  local top = redis.call('ZREVRANGE', H, 0, 1, 'WITHSCORES')
+  for i = 1, #top, 2 do
+    if top[i] ~= owner and most == 0 then most = tonumber(top[i + 1]) end
+  end
+  local candidates = {owner}
+  if mine < most then candidates = redis.call('ZRANGEBYSCORE', H, most, most) end
+  local best, bestAt = false, false
+  for _, who in ipairs(candidates) do
+    local oldest = redis.call('ZRANGE', O(who), 0, 0, 'WITHSCORES')
+    if oldest[1] and (not bestAt or tonumber(oldest[2]) < bestAt) then
+      best, bestAt = oldest[1], tonumber(oldest[2])
+    end
+  end
+  if best then return best end
+  -- Nobody holds more than one (or sessions from before owners): the least recently used.
+  for _, id in ipairs(redis.call('ZRANGE', Z, 0, 2)) do
+    if id ~= 'default' then return id end
+  end
+  return false
+end
 `
 
 /**
  * Registers a session (mode `open`: created here when missing, making room past
- * the limit; `touch`: marks it used), claiming the store for this fingerprint
- * when it has none (a new or emptied store), and hands out idle sessions.
- * ARGV: prefix, sid ('' for none), mode, now, ttl, max, fingerprint, newStoreId.
+ * the limit, owned by `owner`; `touch`: marks it used), claiming the store for
+ * this fingerprint when it has none (a new or emptied store), and hands out
+ * idle sessions. ARGV: prefix, sid ('' for none), mode, now, ttl, max,
+ * fingerprint, newStoreId, owner ('' for the sandbox's own callers).
  * Returns {'foreign', storeId} | {'limit', storeId, idle, ''} | {'ok', storeId, idle, victim}.
  */
 const REGISTER_SCRIPT = defineScript(
@@ -38,24 +88,26 @@ if cfg[1] ~= ARGV[7] then return {'foreign', cfg[2]} end
 local idle = {}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', Z, '-inf', num(now - ttl), 'LIMIT', 0, 16)) do
   if id ~= 'default' and id ~= sid then
-    redis.call('ZREM', Z, id)
+    unregister(id)
     idle[#idle + 1] = id
   end
 end
-local victim = ''
+local dropped = ''
 if mode == 'open' and sid ~= 'default' and sid ~= '' and not redis.call('ZSCORE', Z, sid) then
+  local owner = ARGV[9]
   local others = redis.call('ZCARD', Z)
   if redis.call('ZSCORE', Z, 'default') then others = others - 1 end
   if others + 1 >= max then
-    for _, id in ipairs(redis.call('ZRANGE', Z, 0, 2)) do
-      if id ~= 'default' and victim == '' then victim = id end
-    end
-    if victim == '' then return {'limit', cfg[2], idle, ''} end
-    redis.call('ZREM', Z, victim)
+    local id = victim(owner)
+    if not id then return {'limit', cfg[2], idle, ''} end
+    unregister(id)
+    dropped = id
   end
+  redis.call('HSET', OW, sid, owner)
+  redis.call('ZINCRBY', H, 1, owner)
 end
-if sid ~= '' then redis.call('ZADD', Z, now, sid) end
-return {'ok', cfg[2], idle, victim}
+if sid ~= '' then touch(sid, now) end
+return {'ok', cfg[2], idle, dropped}
 `,
 )
 
@@ -86,7 +138,7 @@ const RELEASE_SCRIPT = defineScript(
   'release',
   `${REGISTRY_PRELUDE}
 local sid = ARGV[2]
-if ARGV[3] == '1' then redis.call('ZREM', Z, sid) end
+if ARGV[3] == '1' then unregister(sid) end
 for i = 4, #ARGV do
   if redis.call('HGET', K, ARGV[i]) == sid then redis.call('HDEL', K, ARGV[i]) end
 end
@@ -120,8 +172,11 @@ export interface Registration {
 
 /** The registry of the Redis state: sessions and their last use, the key index, the store's identity. */
 export interface RedisRegistry {
-  /** Claims the store (or checks it is this sandbox's) and registers `default`. */
-  open(sid: string): Promise<Registration>
+  /**
+   * Registers a session (claiming the store, or checking it is this
+   * sandbox's), owned by `owner` when it is new (decision 0026).
+   */
+  open(sid: string, owner?: string): Promise<Registration>
   /** Marks a session used, behind the answer (at most once a second per session and instance). */
   touch(sid: string, used: number): void
   lookup(key: string): Promise<string | undefined>
@@ -151,7 +206,7 @@ export const createRedisRegistry = (
   let storeId: string | undefined
   const touched = new Map<string, number>()
 
-  const register = async (sid: string, mode: 'open' | 'touch', now: number) => {
+  const register = async (sid: string, mode: 'open' | 'touch', now: number, owner = '') => {
     const reply = (await connection.run(REGISTER_SCRIPT, key, [
       sid,
       mode,
@@ -160,6 +215,7 @@ export const createRedisRegistry = (
       ctx.maxSessions,
       ctx.fingerprint,
       randomUUID(),
+      owner,
     ])) as [string, string, string[]?, string?]
     const [status, id, idle = [], victim = ''] = reply
     if (storeId !== undefined && id !== storeId) {
@@ -179,8 +235,8 @@ export const createRedisRegistry = (
   }
 
   return {
-    async open(sid) {
-      const registration = await register(sid, 'open', ctx.realNow())
+    async open(sid, owner) {
+      const registration = await register(sid, 'open', ctx.realNow(), owner)
       touched.set(sid, ctx.realNow())
       return registration
     },

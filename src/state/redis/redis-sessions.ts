@@ -150,8 +150,19 @@ export interface RedisSessions {
   entryOf(sid: string): CachedSession
   /** Takes a fresh look in; false when the session is gone. Throws 503 for a session seeded otherwise. */
   apply(sid: string, reply: LoadReply): boolean
-  /** Creates (from the seed) or marks used, and loads; 503 session_limit_reached past the limit. */
-  open(sid: string): Promise<CachedSession>
+  /**
+   * Creates (from the seed; owned by `owner`) or marks used, and loads; past
+   * the limit the biggest holder's least recently used session goes
+   * (decision 0026), or 503 session_limit_reached when none can.
+   */
+  open(sid: string, owner?: string): Promise<CachedSession>
+  /**
+   * A key as that session sees it, without opening or touching it (decision
+   * 0026): a base key valid in the instance's copy, or a run-time key there,
+   * costs no round trip; a key the copy refuses but that may have become valid
+   * (a revoked base key, a key bound there) is looked at again, fresh.
+   */
+  findKey(sid: string, key: string): ApiKeyInfo | undefined | Promise<ApiKeyInfo | undefined>
   /** The control API's reads: a fresh look (the session is re-created if it was dropped). */
   refresh(sid: string): Promise<CachedSession>
   /** A control change; the reply refreshes the cache. Returns the script's result. */
@@ -268,8 +279,8 @@ export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
     },
   })
 
-  const open = async (sid: string): Promise<CachedSession> => {
-    const { victim } = await registry.open(sid)
+  const open = async (sid: string, owner?: string): Promise<CachedSession> => {
+    const { victim } = await registry.open(sid, owner)
     if (victim !== undefined) await dropData(victim, undefined)
     const [created, load] = (await connection.write(INIT_SCRIPT, keyOf(sid), [
       sid,
@@ -307,6 +318,22 @@ export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
     return reply[0]
   }
 
+  const lookup = (entry: CachedSession, key: string): ApiKeyInfo | undefined => {
+    const runtime = entry.runtime.get(key)
+    if (runtime !== undefined) {
+      const { n: _n, ...info } = runtime
+      return info
+    }
+    return entry.revoked.has(key) ? undefined : baseKeys.get(key)
+  }
+
+  /** A fresh look that neither opens nor touches the session; a session not opened yet sees the base keys. */
+  const lookFresh = async (sid: string, key: string): Promise<ApiKeyInfo | undefined> => {
+    const reply = (await connection.run(LOAD_SCRIPT, keyOf(sid), [sid])) as LoadReply
+    if (!apply(sid, reply)) return baseKeys.get(key)
+    return lookup(cache.get(sid) as CachedSession, key)
+  }
+
   const keysOf = (entry: CachedSession): ApiKeyInfo[] => {
     const runtime = [...entry.runtime.values()]
       .sort((a, b) => a.n - b.n)
@@ -337,13 +364,14 @@ export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
     open,
     refresh,
     control,
-    lookup(entry, key) {
-      const runtime = entry.runtime.get(key)
-      if (runtime !== undefined) {
-        const { n: _n, ...info } = runtime
-        return info
-      }
-      return entry.revoked.has(key) ? undefined : baseKeys.get(key)
+    lookup,
+    findKey(sid, key) {
+      // Neither a base key nor one bound to a session: valid nowhere, no round trip.
+      if (!baseKeys.has(key) && bindings.get(key) !== sid) return undefined
+      const entry = cache.get(sid)
+      if (entry === undefined) return lookFresh(sid, key)
+      // A refusal from the copy may be out of date (reset, key created elsewhere): look again.
+      return lookup(entry, key) ?? lookFresh(sid, key)
     },
     keysOf,
     async list() {

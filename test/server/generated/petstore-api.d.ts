@@ -319,7 +319,7 @@ export interface paths {
         };
         /**
          * The dashboard's event stream
-         * @description Server-Sent Events (`text/event-stream`), open until the client leaves. First a `snapshot` event (the body of `GET /__sandbox/quotas`) and a `backlog` event (the last 200 requests), then a `request` event for every request the API answers (method, path, status or `null` for no response, scenario, plan, session, request and response headers with secrets redacted, bodies capped at 8 KiB), a `snapshot` every second, and `change` events (`{"type": "reset"}`, `{"type": "keys"}`). The page reads it with fetch, so it can send the admin token as a header.
+         * @description Server-Sent Events (`text/event-stream`), open until the client leaves. First a `snapshot` event (the body of `GET /__sandbox/quotas`) and a `backlog` event (the last 200 requests), then a `request` event for every request the API answers (method, path, status or `null` for no response, scenario, plan, session, request and response headers with secrets redacted, bodies capped at 8 KiB), a `snapshot` every second, and `change` events (`{"type": "reset"}`, `{"type": "keys"}`). The page reads it with fetch, so it can send the admin token as a header. At most 100 streams are open at once (503 `stream_limit_reached` with `Retry-After` past it), and a reader that stops reading is disconnected once 1 MiB waits for it.
          */
         get: operations["streamDashboardEvents"];
         put?: never;
@@ -718,6 +718,18 @@ export interface components {
             /** @constant */
             status?: 501;
         };
+        ControlTooManyRequestsError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "rate_limit_exceeded";
+            /** @constant */
+            status?: 429;
+        };
+        StreamLimitReachedError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "stream_limit_reached";
+            /** @constant */
+            status?: 503;
+        };
     };
     responses: {
         /** @description An invalid or repeated query parameter (`invalid_parameter`, naming it in `details`), or an unknown scenario (`unknown_scenario`). */
@@ -1042,6 +1054,26 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["IdSpaceExhaustedError"];
+            };
+        };
+        /** @description The server has an admin token and this address (per IPv4 address, per IPv6 /64) sent more than 10 wrong ones within a minute: every request from it is refused, with the right token too, until the minute is over. */
+        ControlTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ControlTooManyRequestsError"];
+            };
+        };
+        /** @description 100 dashboard streams are open already (the server's cap): close a dashboard page or retry after `Retry-After` seconds. */
+        StreamLimitReached: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StreamLimitReachedError"];
             };
         };
     };
@@ -1369,6 +1401,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DocumentNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     resetSandbox: {
@@ -1389,6 +1422,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getScenario: {
@@ -1411,6 +1445,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     setScenario: {
@@ -1444,6 +1479,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getClock: {
@@ -1466,6 +1502,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     changeClock: {
@@ -1499,6 +1536,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listKeys: {
@@ -1521,6 +1559,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     createKey: {
@@ -1555,6 +1594,7 @@ export interface operations {
             405: components["responses"]["ControlMethodNotAllowed"];
             409: components["responses"]["KeyExists"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     revokeKey: {
@@ -1579,6 +1619,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listRequests: {
@@ -1601,6 +1642,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     clearRequests: {
@@ -1621,6 +1663,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     exportRequestsAsHar: {
@@ -1655,6 +1698,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getDashboardAsset: {
@@ -1711,6 +1755,8 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+            503: components["responses"]["StreamLimitReached"];
         };
     };
     getQuotas: {
@@ -1733,6 +1779,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listStoredPets: {
@@ -1774,6 +1821,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     revokeKeyByRef: {
@@ -1798,6 +1846,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
 }
