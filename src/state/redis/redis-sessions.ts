@@ -6,6 +6,7 @@ import type { CachedPets } from './cached-pets.js'
 import { PRELUDE, sessionKey } from './lua-prelude.js'
 import { createRedisRegistry, foreignStore, type RedisRegistry } from './redis-registry.js'
 import { defineScript } from './redis-script.js'
+import { listRedisSessions } from './redis-session-list.js'
 import type { RedisStateContext } from './redis-state-context.js'
 
 /** What an instance holds of one session: read from Redis, checked by every request's one round trip. */
@@ -124,17 +125,6 @@ if ARGV[3] ~= '' and tonumber(used) > tonumber(ARGV[3]) then return {'busy', use
 local keys = clear()
 redis.call('DEL', META)
 return {'ok', keys}
-`,
-)
-
-/** A session as listings show it: {sticky, journalCount, createdPets, lastUsed}, false when gone. ARGV: prefix, sid. */
-const SUMMARY_SCRIPT = defineScript(
-  'summary',
-  `${PRELUDE}
-local m = redis.call('HMGET', META, 'sticky', 'jcleared', 'used')
-if not m[1] then return false end
-return {m[1], redis.call('ZCOUNT', T .. 'journal', '(' .. m[2], '+inf'),
-  redis.call('LLEN', T .. 'st:default'), m[3]}
 `,
 )
 
@@ -374,41 +364,7 @@ export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
       return lookup(entry, key) ?? lookFresh(sid, key)
     },
     keysOf,
-    async list() {
-      const ids = await registry.list()
-      const rows = await Promise.all(
-        ids.map(
-          async (id) =>
-            [id, await connection.run(SUMMARY_SCRIPT, keyOf(id), [id])] as [
-              string,
-              [string, number, number, string] | null,
-            ],
-        ),
-      )
-      const summaries: (SessionSummary & { used: number })[] = []
-      for (const [id, row] of rows) {
-        if (row === null) {
-          // Registered, but its data went (an idle drop raced a use): out of the list.
-          registry.release(id, [], true).catch(() => {})
-          continue
-        }
-        const [scenario, requests, created, used] = row
-        summaries.push({
-          id,
-          pets: ctx.petCount + created,
-          scenario,
-          requests: Math.min(requests, ctx.journalSize),
-          lastUsed: new Date(Number(used)).toISOString(),
-          used: Number(used),
-        })
-      }
-      summaries.sort((a, b) => a.used - b.used)
-      const ordered = [
-        ...summaries.filter((s) => s.id === DEFAULT_SESSION),
-        ...summaries.filter((s) => s.id !== DEFAULT_SESSION),
-      ]
-      return ordered.map(({ used: _used, ...summary }) => summary)
-    },
+    list: () => listRedisSessions(ctx, registry),
     async drop(sid) {
       if (sid === DEFAULT_SESSION) return false
       return dropData(sid, undefined)
