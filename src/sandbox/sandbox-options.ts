@@ -78,6 +78,12 @@ export interface SandboxOptions extends Partial<FidelitySettings> {
    * synchronous controls then throw; use the control API or `sandbox.state`.
    */
   store?: StoreOption
+  /**
+   * The name journal entries give the instance that answered (`instance`),
+   * when several share a store. The standalone server's default on a store:
+   * `<host name>:<process id>`; none otherwise.
+   */
+  instance?: string
 }
 
 /** Every option `createSandbox` knows: another one is a mistake (a typo, say) and fails fast. */
@@ -101,6 +107,7 @@ export const SANDBOX_OPTION_NAMES: readonly (keyof SandboxOptions)[] = [
   'sessionTtlMs',
   'maxSessions',
   'store',
+  'instance',
   ...FIDELITY_SETTING_NAMES,
 ]
 
