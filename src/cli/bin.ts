@@ -32,6 +32,15 @@ if (process.argv[2] === 'verify') {
   process.exit(code)
 }
 
+// `petstore-sandbox report --from FILE.har` (issue 23): its own arguments, loaded only then.
+if (process.argv[2] === 'report') {
+  const { runReportCommand } = await import('./report-command.js')
+  const status = await runReportCommand(process.argv.slice(3), process)
+  // Exit once a piped stdout has taken everything (a large --json report).
+  await new Promise((resolve) => process.stdout.write('', resolve))
+  process.exit(status)
+}
+
 let command: ReturnType<typeof parseCliArgs>
 try {
   command = parseCliArgs(process.argv.slice(2), process.env)

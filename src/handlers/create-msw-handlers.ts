@@ -2,11 +2,11 @@
 // server never loads this file (it uses createSandboxCore), so its start-up pays nothing.
 import { type HttpHandler, http, type RequestHandler } from 'msw'
 import { LIMITS } from '../contract/limits.js'
-import type { SandboxRequest, SandboxResponse } from '../http/types.js'
-import type { HandleOptions } from '../pipeline/handle-request.js'
+import type { SandboxRequest } from '../http/types.js'
+import type { Answer, HandleOptions } from '../pipeline/handle-request.js'
 
 export interface MswHandlersOptions {
-  handle: (request: SandboxRequest, options?: HandleOptions) => Promise<SandboxResponse | null>
+  answer: (request: SandboxRequest, options?: HandleOptions) => Promise<Answer | null>
   basePath: string
   /** Restrict to one origin; undefined matches any origin. */
   origin: string | undefined
@@ -18,6 +18,26 @@ export interface MswHandlersOptions {
 
 // setTimeout is looked up at each call, so vitest's fake timers control the delay.
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Waits out a held answer's delay, or until the client gives up (the request's
+ * signal: MSW in Node passes fetch's own). Resolves true when it gave up.
+ */
+const holdUnlessAborted = (ms: number, signal: AbortSignal | undefined): Promise<boolean> => {
+  if (signal === undefined) return sleep(ms).then(() => false)
+  if (signal.aborted) return Promise.resolve(true)
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve(false)
+    }, ms)
+    const onAbort = (): void => {
+      clearTimeout(timer)
+      resolve(true)
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}
 
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD'])
 
@@ -62,12 +82,22 @@ export const toSandboxRequest = async (
   body: await readBody(request, maxBodyBytes),
 })
 
-/** Turns the core's plain response into what an MSW resolver returns. */
-export const toMswResponse = async (
-  response: SandboxResponse,
-  method = 'GET',
-): Promise<Response> => {
-  if (response.delayMs !== undefined && response.delayMs > 0) await sleep(response.delayMs)
+/**
+ * Turns the core's answer into what an MSW resolver returns. A held answer (a
+ * delay, a `timeout`) the client gives up on marks its journal entry
+ * `aborted` (decision 0032) and fails at once: nobody is waiting for it.
+ */
+const toMswResponse = async (answer: Answer, request: Request): Promise<Response> => {
+  const { response } = answer
+  const method = request.method
+  if (
+    response.delayMs !== undefined &&
+    response.delayMs > 0 &&
+    (await holdUnlessAborted(response.delayMs, request.signal))
+  ) {
+    await answer.markAborted()
+    return Response.error()
+  }
   // A Response of type "error" is how MSW fails the connection.
   if (response.fault !== undefined) return Response.error()
   // HEAD: the same status and headers as GET, never a body (contract §15).
@@ -89,11 +119,11 @@ export const createMswHandlers = (options: MswHandlersOptions): RequestHandler[]
       // MSW hands every handler the same Request: when the user's handlers may
       // come next, read a clone and leave them the body.
       const readable = handleOptions.passUnknownRoutes === true ? request.clone() : request
-      const response = await options.handle(
+      const answer = await options.answer(
         await toSandboxRequest(readable, options.maxBodyBytes),
         handleOptions,
       )
-      return response === null ? undefined : toMswResponse(response, request.method)
+      return answer === null ? undefined : toMswResponse(answer, request)
     })
   if (own.length === 0) return [catchAll({})]
   return [catchAll({ passUnknownRoutes: true }), ...own, catchAll({})]

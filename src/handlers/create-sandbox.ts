@@ -40,7 +40,7 @@ export const createSandbox = (options: CreateSandboxOptions = {}): Sandbox => {
     typeof options === 'object' && options !== null ? coreOptions : options,
   )
   const handlers = createMswHandlers({
-    handle: core.handle,
+    answer: core.answer,
     basePath: core.basePath,
     origin: core.origin,
     handlers: own,

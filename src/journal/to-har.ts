@@ -62,6 +62,8 @@ export interface HarEntry {
     source: 'sandbox' | 'upstream' | 'replay'
     /** The client went away before the answer reached it. */
     aborted: boolean
+    /** A scenario's delay before the answer (or the failure), in ms: `Retry-After` counts from its end. */
+    delayMs: number
   }
 }
 
@@ -228,6 +230,7 @@ export const toHAR = (entries: readonly JournalEntry[], options: ToHarOptions = 
         keyRef: entry.keyRef,
         source: entry.source,
         aborted: entry.aborted,
+        delayMs: entry.delayMs,
       },
     })),
   },

@@ -36,6 +36,12 @@ export interface Answer {
   readonly entry: JournalEntry
   /** @internal The journal's record itself (what a runtime's log line reads, without redacting anything). */
   readonly record: JournalRecord
+  /**
+   * Marks the journal's entry `aborted`: the client went away before the
+   * answer (or the fault) reached it. Runtimes call it for held answers only
+   * (a delay, a `timeout`), never on the hot path.
+   */
+  markAborted(): Promise<void>
 }
 
 /** An answer whose entry is made on first read: a runtime that never reads it pays nothing for it. */
@@ -44,10 +50,16 @@ class LazyAnswer implements Answer {
   constructor(
     readonly response: SandboxResponse,
     readonly record: JournalRecord,
+    private readonly session: SessionState,
   ) {}
   get entry(): JournalEntry {
     this.#entry ??= toJournalEntry(this.record)
     return this.#entry
+  }
+  async markAborted(): Promise<void> {
+    if (this.record.aborted) return
+    await this.session.markAborted(this.record)
+    this.#entry = undefined
   }
 }
 
@@ -183,5 +195,5 @@ export const handleRequest = async (
     plan: caller?.key?.plan,
     startedAt,
   })
-  return new LazyAnswer(done.response, done.record)
+  return new LazyAnswer(done.response, done.record, session)
 }

@@ -16,6 +16,8 @@ export interface RouteLike {
     url(): string
     allHeaders(): Promise<Record<string, string>>
     postDataBuffer(): Uint8Array | null
+    /** Set once the page gave up on the request (`net::ERR_ABORTED`). */
+    failure?(): { errorText: string } | null
   }
   fulfill(response: {
     status: number
@@ -55,6 +57,27 @@ const ABORT_CODES: Readonly<Record<TransportFault, string>> = {
 }
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** How often a held answer looks whether the page gave up on its request. */
+const GIVE_UP_POLL_MS = 50
+
+/**
+ * Waits out a held answer's delay, or until the page gives up on the request
+ * (Playwright then reports its `failure()`, and has no event on the route).
+ * Resolves true when the page gave up.
+ */
+const holdUnlessGivenUp = async (
+  ms: number,
+  request: ReturnType<RouteLike['request']>,
+): Promise<boolean> => {
+  const deadline = Date.now() + ms
+  for (;;) {
+    if (request.failure?.() != null) return true
+    const left = deadline - Date.now()
+    if (left <= 0) return false
+    await wait(Math.min(left, GIVE_UP_POLL_MS))
+  }
+}
 
 type Fulfilment = Parameters<RouteLike['fulfill']>[0]
 
@@ -141,8 +164,8 @@ export const installSandbox = async (
       headers,
       body: body === null ? null : new Uint8Array(body),
     }
-    let response = await sandbox.handle(sandboxRequest, { passUnknownRoutes: own.length > 0 })
-    if (response === null && own.length > 0) {
+    let answer = await sandbox.answer(sandboxRequest, { passUnknownRoutes: own.length > 0 })
+    if (answer === null && own.length > 0) {
       // A path the contract does not define: the user's handlers first, then the sandbox's 404.
       const mine = await answerWithOwnHandlers(own, sandboxRequest)
       if (mine === 'failed') {
@@ -156,13 +179,21 @@ export const installSandbox = async (
         })
         return
       }
-      response = await sandbox.handle(sandboxRequest)
+      answer = await sandbox.answer(sandboxRequest)
     }
-    if (response === null) {
+    if (answer === null) {
       await route.fallback()
       return
     }
-    if (response.delayMs !== undefined && response.delayMs > 0) await wait(response.delayMs)
+    const { response } = answer
+    if (response.delayMs !== undefined && response.delayMs > 0) {
+      if (await holdUnlessGivenUp(response.delayMs, request)) {
+        // The page gave up (decision 0032): the journal says so; the route is settled quietly.
+        await answer.markAborted()
+        await route.abort('aborted').catch(() => {})
+        return
+      }
+    }
     if (response.fault !== undefined) {
       await route.abort(ABORT_CODES[response.fault])
       return

@@ -4,6 +4,7 @@ import type { ListPetsQuery } from '../db/pet-records.js'
 import type { PetStore } from '../db/pet-store.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { SharedState } from '../state/shared-store.js'
+import { createJournalJudge } from './judge-journal.js'
 import type { SessionControls } from './session-controls.js'
 
 const refuse = (what: string): never => {
@@ -36,6 +37,11 @@ export const createSharedStoreControls = (input: {
 }): SessionControls => {
   const { id, state, scenarios, fallback } = input
   const known = () => state.peek(id)
+  // The store's journal holds every instance's requests: judged asynchronously, through the seam.
+  const judge = createJournalJudge(id, async () => {
+    await state.ready
+    return (await state.session(id)).listJournal()
+  })
   const clock: SandboxClock = {
     now: () => known()?.frozen ?? fallback.now(),
     set: () => refuse('set the clock'),
@@ -90,5 +96,8 @@ export const createSharedStoreControls = (input: {
         } as unknown as PetStore
       },
     },
+    requests: { find: judge.find, expect: judge.expect },
+    report: judge.report,
+    coverage: judge.coverage,
   }
 }

@@ -92,6 +92,14 @@ export const answerApiRequest = async (
     req.resume()
   }
   ctx.onAnswered?.(req, record)
-  await writeSandboxResponse({ req, res, response, held: ctx.held, extra: options.headers })
+  await writeSandboxResponse({
+    req,
+    res,
+    response,
+    held: ctx.held,
+    extra: options.headers,
+    // Only a held answer listens for the client going away (decision 0032).
+    answer,
+  })
   return true
 }

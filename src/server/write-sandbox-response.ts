@@ -5,7 +5,8 @@ import type { SandboxResponse } from '../http/types.js'
 export interface HeldAnswers {
   /** Longest a delay or a `timeout` fault holds a request (ms). */
   readonly maxHoldMs: number
-  hold(ms: number, then: () => void): void
+  /** Runs `then` after `ms` (at most `maxHoldMs`); the function returned cancels it. */
+  hold(ms: number, then: () => void): () => void
   /** Runs every held continuation now. */
   releaseAll(): void
 }
@@ -27,6 +28,10 @@ export const createHeldAnswers = (maxHoldMs: number): HeldAnswers => {
         Math.min(Math.max(ms, 0), maxHoldMs),
       )
       timers.set(timer, then)
+      return () => {
+        clearTimeout(timer)
+        timers.delete(timer)
+      }
     },
     releaseAll() {
       for (const [timer, then] of timers) {
@@ -70,6 +75,9 @@ export const writeNow = (
  * then writes it, or fails the connection for a transport fault —
  * `network-error` destroys the socket after the delay, `timeout` holds it for
  * its delay (the bound when none, never longer) and then destroys it. Resolves when the request is done with.
+ * When the client closes the connection while its answer is held, the
+ * `answer` is marked aborted (its journal entry says so, decision 0032) and
+ * the hold ends at once; an answer written at once needs no listener.
  *
  * @example
  * await writeSandboxResponse({ req, res, response, held })
@@ -81,8 +89,10 @@ export const writeSandboxResponse = (input: {
   held: HeldAnswers
   /** Headers to write first (the CORS headers of the hot path). */
   extra?: Readonly<Record<string, string>> | undefined
+  /** The core's answer, told when the client goes away while it is held. */
+  answer?: { markAborted(): Promise<void> } | undefined
 }): Promise<void> => {
-  const { req, res, response, held, extra } = input
+  const { req, res, response, held, extra, answer } = input
   const fault = response.fault
   const delay = response.delayMs ?? 0
   if (fault === undefined && delay <= 0) {
@@ -90,7 +100,15 @@ export const writeSandboxResponse = (input: {
     return Promise.resolve()
   }
   return new Promise((resolve) => {
+    let cancel: (() => void) | undefined
+    const gone = (): void => {
+      // The client closed the connection before the answer (or the fault) reached it.
+      cancel?.()
+      answer?.markAborted().catch(() => {})
+      resolve()
+    }
     const act = (): void => {
+      res.off('close', gone)
       if (fault !== undefined) req.socket.destroy()
       else writeNow(res, response, extra)
       resolve()
@@ -99,6 +117,9 @@ export const writeSandboxResponse = (input: {
     const ms =
       fault !== undefined && fault !== 'network-error' && delay <= 0 ? held.maxHoldMs : delay
     if (ms <= 0) act()
-    else held.hold(ms, act)
+    else {
+      res.once('close', gone)
+      cancel = held.hold(ms, act)
+    }
   })
 }

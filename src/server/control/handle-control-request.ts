@@ -18,7 +18,9 @@ import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { checkControlOrigin } from './check-control-origin.js'
 import type { ControlAccess } from './create-control-access.js'
+import { coverRequests, expectRequests, listRequests, reportRequests } from './judge-routes.js'
 import { showKey } from './mask-key.js'
+import { ExpectBodySchema } from './read-request-filters.js'
 
 /** The prefix of the control API (contract §9). */
 export const CONTROL_PREFIX = '/__sandbox'
@@ -200,9 +202,13 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
       throw new ApiError('key_not_found', `No API key "${key}" exists.`)
     return noContent()
   })
-  .add('GET', '/requests', async (_ctx, { session }) =>
-    jsonResponse(200, await session.listJournal()),
+  .add('GET', '/requests', async (_ctx, { session, url }) => listRequests(session, url))
+  // Issue 23: assertions, the client-behaviour report and coverage, over the seam's journal.
+  .add('POST', '/requests/expect', async (_ctx, { session, body }) =>
+    expectRequests(session, await body(ExpectBodySchema)),
   )
+  .add('GET', '/report', async (_ctx, { session }) => reportRequests(session))
+  .add('GET', '/coverage', async (_ctx, { session }) => coverRequests(session))
   // The journal as an HTTP Archive: opens in browser devtools, replays with routeFromHAR.
   .add('GET', '/requests.har', async (_ctx, { session }) =>
     jsonResponse(200, toHAR(await session.listJournal()), {

@@ -1,5 +1,6 @@
 import { useState } from 'preact/hooks'
 import { call, forgetToken, readToken } from './api.js'
+import { ClientReportPanel } from './client-report-panel.js'
 import { ClockPanel } from './clock-panel.js'
 import { KeysPanel } from './keys-panel.js'
 import { PetsPanel } from './pets-panel.js'
@@ -105,6 +106,7 @@ export const App = () => {
             now={now}
           />
           <RateChart series={snapshot?.series} />
+          <ClientReportPanel requests={dash.entries.length} version={version} />
         </div>
         <div class="controls">
           <ScenarioPanel current={snapshot?.scenario} version={version} />
