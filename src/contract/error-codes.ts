@@ -23,6 +23,11 @@ export const ERROR_CODES = {
   service_unavailable: 503,
   session_limit_reached: 503,
   id_space_exhausted: 507,
+  // Upstream mode (contract §17): the sandbox in front of a real deployment, or replaying one.
+  upstream_unavailable: 502,
+  upstream_timeout: 504,
+  upstream_contract_violation: 502,
+  replay_miss: 404,
   // The standalone server, before a request reaches the API (contract §15).
   uri_too_long: 414,
   expectation_failed: 417,
@@ -33,6 +38,7 @@ export const ERROR_CODES = {
   unknown_plan: 400,
   key_not_found: 404,
   key_exists: 409,
+  mode_unavailable: 409,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -3,6 +3,7 @@ import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import type { RateLimiter } from '../rate-limit/rate-limiter.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { StoreOption } from '../state/shared-store.js'
+import type { UpstreamOptions } from '../upstream/upstream-options.js'
 
 /** Options of `createSandbox`. Every one is optional. */
 export interface SandboxOptions {
@@ -70,6 +71,15 @@ export interface SandboxOptions {
    * synchronous controls then throw; use the control API or `sandbox.state`.
    */
   store?: StoreOption
+  /**
+   * Put the sandbox in front of a real deployment (contract §17): its base URL
+   * (`'https://staging.example.test/v1'`), or `{ url, key, timeoutMs, strict,
+   * localLimits, record, replay, replayFallback, mode }`. API requests are
+   * forwarded (the sandbox's own parameters removed) and every answer is
+   * checked against the contract; scenarios other than default, slow and flaky
+   * are still answered here. See docs/upstream.md.
+   */
+  upstream?: string | UpstreamOptions
 }
 
 /** Every option `createSandbox` knows: another one is a mistake (a typo, say) and fails fast. */
@@ -93,6 +103,7 @@ export const SANDBOX_OPTION_NAMES: readonly (keyof SandboxOptions)[] = [
   'sessionTtlMs',
   'maxSessions',
   'store',
+  'upstream',
 ]
 
 export const DEFAULT_BASE_PATH = '/v1'

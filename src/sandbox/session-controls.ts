@@ -8,6 +8,7 @@ import type { Scenario } from '../scenarios/define-scenario.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { MemorySessionState, MemoryState } from '../state/memory-state.js'
 import { SESSION_ID } from '../state/sandbox-state.js'
+import type { ModeControls } from './mode-controls.js'
 
 /** A scenario as the controls list it. */
 export interface ScenarioInfo {
@@ -52,6 +53,8 @@ export interface SessionControls {
   }
   /** The session's own pets (the store of the default scenario). */
   readonly db: { readonly pets: PetStore }
+  /** How the session answers: `sandbox`, or in front of an upstream, `upstream` or `replay` (contract §17). */
+  readonly mode: ModeControls
 }
 
 /**
@@ -60,7 +63,7 @@ export interface SessionControls {
  * wraps these methods).
  *
  * @example
- * const controls = createSessionControls({ id: 'w1', state, scenarios, resolve: () => state.session('w1') })
+ * const controls = createSessionControls({ id: 'w1', state, scenarios, resolve: () => state.session('w1'), mode })
  */
 export const createSessionControls = (input: {
   id: string
@@ -68,8 +71,9 @@ export const createSessionControls = (input: {
   scenarios: ScenarioRegistry
   /** The session behind the controls (created again if it was dropped meanwhile). */
   resolve: () => MemorySessionState
+  mode: ModeControls
 }): SessionControls => {
-  const { id, state, scenarios, resolve } = input
+  const { id, state, scenarios, resolve, mode } = input
   const clock: SandboxClock = {
     now: () => resolve().now(),
     set: (time) => resolve().setClock(time),
@@ -122,5 +126,6 @@ export const createSessionControls = (input: {
         return resolve().pets
       },
     },
+    mode,
   }
 }

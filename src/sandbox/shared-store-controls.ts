@@ -4,6 +4,7 @@ import type { ListPetsQuery } from '../db/pet-records.js'
 import type { PetStore } from '../db/pet-store.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { SharedState } from '../state/shared-store.js'
+import type { ModeControls } from './mode-controls.js'
 import type { SessionControls } from './session-controls.js'
 
 const refuse = (what: string): never => {
@@ -25,7 +26,7 @@ const refuse = (what: string): never => {
  * See docs/decisions/0014-redis-shared-state.md.
  *
  * @example
- * const own = createSharedStoreControls({ id: 'default', state, scenarios })
+ * const own = createSharedStoreControls({ id: 'default', state, scenarios, fallback, mode })
  */
 export const createSharedStoreControls = (input: {
   id: string
@@ -33,8 +34,10 @@ export const createSharedStoreControls = (input: {
   scenarios: ScenarioRegistry
   /** What a session holds before this instance has seen it. */
   fallback: { startScenario: string; baseKeys: ReadonlyMap<string, ApiKeyInfo>; now: () => number }
+  /** The session's mode, held by this instance (contract §17). */
+  mode: ModeControls
 }): SessionControls => {
-  const { id, state, scenarios, fallback } = input
+  const { id, state, scenarios, fallback, mode } = input
   const known = () => state.peek(id)
   const clock: SandboxClock = {
     now: () => known()?.frozen ?? fallback.now(),
@@ -90,5 +93,6 @@ export const createSharedStoreControls = (input: {
         } as unknown as PetStore
       },
     },
+    mode,
   }
 }

@@ -1,0 +1,241 @@
+import type { Forwarder } from '../http/forwarder.js'
+import { ApiError } from '../http/api-error.js'
+import { internalError } from '../http/errors.js'
+import type { SandboxResponse } from '../http/types.js'
+import type { AnswerSource, JournalRecord, Violation } from '../journal/journal.js'
+import { redactUrl } from '../journal/redact-secrets.js'
+import { toJournalEntry } from '../journal/to-journal-entry.js'
+import { admit, peekQuota } from '../pipeline/admit.js'
+import { type Caller, identify, requireKey } from '../pipeline/authenticate.js'
+import { finish } from '../pipeline/finish.js'
+import type { InFrontInput, PipelineContext } from '../pipeline/pipeline-context.js'
+import { route } from '../pipeline/route.js'
+import { run } from '../pipeline/run.js'
+import { scenarioName, selectScenario } from '../pipeline/select-scenario.js'
+import { runScenario } from '../scenarios/run-scenario.js'
+import type { AnswerValidator } from '../validation/create-answer-validator.js'
+import { stripSandboxParams, upstreamHeaders, upstreamUrl } from './build-upstream-request.js'
+import { type Answered, callUpstream } from './call-upstream.js'
+import type { Recording } from './recording.js'
+import type { ReplayIndex } from './replay-index.js'
+import type { SessionModes } from './session-modes.js'
+import type { ResolvedUpstream } from './upstream-options.js'
+
+/** Upstream mode, loaded: what answering a request in front of the upstream needs. */
+export interface Front {
+  ctx: PipelineContext
+  config: ResolvedUpstream
+  modes: SessionModes
+  validate: AnswerValidator
+  replay: ReplayIndex | undefined
+  recording: Recording | undefined
+  /** The forwarder when the runtime gives none for a request (`fetch`). */
+  forward: Forwarder
+}
+
+const NO_VIOLATIONS: Violation[] = []
+Object.freeze(NO_VIOLATIONS)
+const decoder = new TextDecoder()
+
+/** An answer passed on as received; `headers` joins repeats for the journal and the validator. */
+const exactResponse = (
+  method: string,
+  status: number,
+  pairs: ReadonlyArray<readonly [string, string]>,
+  body: Uint8Array,
+  text: string,
+): SandboxResponse => {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of pairs) {
+    const seen = headers[name]
+    headers[name] = seen === undefined ? value : `${seen}, ${value}`
+  }
+  return {
+    status,
+    headers,
+    body: method === 'HEAD' || text === '' ? null : text,
+    exact: { headers: pairs, body },
+  }
+}
+
+const contractViolation = (status: number, broken: Violation[]): ApiError =>
+  new ApiError(
+    'upstream_contract_violation',
+    `The upstream's ${status} answer broke the contract, so strict mode replaced it: ${broken
+      .map((v) => `${v.rule} (${v.message})`)
+      .join('; ')}`,
+    { details: broken.map((v) => ({ field: v.rule, message: v.message })) },
+  )
+
+const replayMiss = (method: string, url: URL, answers: number): ApiError => {
+  const asked = `${method} ${redactUrl(`${url.pathname}${stripSandboxParams(url.search)}`)}`
+  return new ApiError(
+    'replay_miss',
+    `The recording has no answer for ${asked} (it holds ${answers} answers to other requests). Record it, or start with --replay-fallback sandbox.`,
+    { details: [{ field: 'request', message: asked }] },
+  )
+}
+
+/**
+ * One request of a session in `upstream` or `replay` mode (contract §17). The
+ * stages are the pipeline's: identify, the scenario (unknown names answered
+ * 400 here), local quotas only with `localLimits`, the key only with an
+ * upstream key. A scenario that `forwards` (default, slow, flaky) runs its
+ * hooks around the real answer; any other answers here, as without an
+ * upstream. A real answer is validated, passed on as received (or, in strict
+ * mode, replaced with 502 on a `spec.*` violation), journaled with `source`
+ * and `violations`, and recorded.
+ *
+ * @example
+ * const { response, record } = await answerInFront(front, input)
+ */
+export const answerInFront = async (
+  front: Front,
+  input: InFrontInput,
+): Promise<{ response: SandboxResponse; record: JournalRecord }> => {
+  const { ctx, config } = front
+  const { request, url, path, match, session, now, auth } = input
+  const mode = front.modes.get(session.id)
+  const operation = match.kind === 'found' ? match.value : undefined
+  let caller: Caller | undefined
+  let rateLimit: Record<string, string> | null = null
+  let scenario = ''
+  let source: AnswerSource = 'sandbox'
+  let violations = NO_VIOLATIONS
+  let forwarded: { sent: Parameters<typeof callUpstream>[1]; answer: Answered } | undefined
+  let response: SandboxResponse
+
+  const check = (status: number, pairs: Answered['headers'], body: Uint8Array, text: string) => {
+    const answer = exactResponse(request.method, status, pairs, body, text)
+    violations = front.validate({
+      operation: operation?.id ?? null,
+      method: request.method,
+      url,
+      requestBody: request.body,
+      status,
+      headers: answer.headers,
+      body: text,
+    })
+    if (config.strict && violations.length > 0) {
+      const broken = violations.filter((v) => v.rule.startsWith('spec.'))
+      if (broken.length > 0) throw contractViolation(status, broken)
+    }
+    return answer
+  }
+
+  const answerHere = async (): Promise<SandboxResponse> => {
+    const routed = route(match, request.method, url.pathname, input.notFoundHint)
+    const chosen = ctx.scenarios.require('default')
+    return routed.operation.run({
+      request,
+      url,
+      params: routed.params,
+      store: await session.store(chosen),
+      now,
+      settings: ctx.settings,
+    })
+  }
+
+  const realAnswer = async (): Promise<SandboxResponse> => {
+    if (mode === 'replay') {
+      const hit = front.replay?.next(session.id, {
+        method: request.method,
+        path,
+        search: url.search,
+        body: request.body,
+      })
+      if (hit === undefined) {
+        if (config.replayFallback === 'sandbox') return answerHere()
+        throw replayMiss(request.method, url, front.replay?.answers ?? 0)
+      }
+      source = 'replay'
+      if (hit.failed) return { status: 502, headers: {}, body: null, fault: 'network-error' }
+      return check(hit.status, hit.headers, hit.body, hit.text)
+    }
+    source = 'upstream'
+    const sent = {
+      method: request.method,
+      url: upstreamUrl(config.url as string, path, url.search),
+      headers: upstreamHeaders(request.headers, config.key),
+      body: request.method === 'GET' || request.method === 'HEAD' ? null : request.body,
+    }
+    const answer = await callUpstream(input.forward ?? front.forward, sent, config.timeoutMs)
+    forwarded = { sent, answer }
+    return check(answer.status, answer.headers, answer.body, answer.text ?? decoder.decode(answer.body))
+  }
+
+  try {
+    let identified = identify(session, auth, request)
+    if (identified instanceof Promise) identified = await identified
+    caller = identified
+    let sticky = session.sticky()
+    if (sticky instanceof Promise) sticky = await sticky
+    scenario = scenarioName(url, request.headers, sticky)
+    const chosen = selectScenario(ctx.scenarios, scenario)
+    if (config.localLimits) {
+      const admitted = await admit(session, caller, now)
+      rateLimit = admitted.headers
+      if (admitted.refusal !== undefined) throw admitted.refusal
+    }
+    if (config.key !== undefined) requireKey(caller)
+    if (chosen.forwards !== true) {
+      // Answered here, as without an upstream: a forced 429 costs no real quota.
+      if (rateLimit === null) rateLimit = await peekQuota(session, caller, now)
+      const routed = route(match, request.method, url.pathname, input.notFoundHint)
+      response = await run(ctx, {
+        request,
+        url,
+        operation: routed.operation,
+        params: routed.params,
+        scenario: chosen,
+        session,
+        now,
+        rateLimit,
+      })
+    } else if (operation === undefined) {
+      // A path or method the contract does not define: the upstream may know it.
+      response = await realAnswer()
+    } else {
+      response = await runScenario(
+        chosen,
+        {
+          operationId: operation.id,
+          request,
+          url,
+          clock: { now: () => now },
+          settings: ctx.settings,
+          rateLimit: rateLimit ?? {},
+          random: () => session.random(chosen),
+        },
+        realAnswer,
+      )
+    }
+  } catch (error) {
+    if (!(error instanceof ApiError)) ctx.onError(error)
+    response = (error instanceof ApiError ? error : internalError()).toResponse()
+  }
+  const exact = response.exact !== undefined
+  // The sandbox's own answers carry its headers; a real answer only its own.
+  if (!exact && rateLimit === null && caller !== undefined)
+    rateLimit = await peekQuota(session, caller, now)
+  const done = await finish(ctx, {
+    request,
+    url,
+    response,
+    session,
+    now,
+    operation: operation?.id ?? null,
+    operationHeaders: exact ? null : (operation?.headers?.({ url, settings: ctx.settings }) ?? null),
+    rateLimitHeaders: exact ? null : rateLimit,
+    token: auth.kind === 'bearer' ? auth.token : undefined,
+    keyValid: caller?.key !== undefined,
+    scenario: scenario === '' ? await session.sticky() : scenario,
+    plan: caller?.key?.plan,
+    startedAt: input.startedAt,
+    source,
+    violations,
+  })
+  if (forwarded !== undefined && front.recording !== undefined)
+    front.recording.add({ entry: toJournalEntry(done.record), ...forwarded })
+  return done
+}
