@@ -114,7 +114,7 @@ export const handleRequest = async (
     if (ready !== undefined) await ready
     const moment = session.now()
     now = moment instanceof Promise ? await moment : moment
-    if (ctx.upstream !== undefined && ctx.upstream.inFront(session.id)) {
+    if (ctx.upstream?.inFront(session.id)) {
       // Upstream mode (contract §17): forwarded, replayed or answered here, journaled there.
       const done = await ctx.upstream.answer({
         request,

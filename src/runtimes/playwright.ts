@@ -1,9 +1,11 @@
 import type { RequestHandler } from 'msw'
-import type { SandboxRequest, TransportFault } from '../http/types.js'
+import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
+import type { SandboxRequest, SandboxResponse, TransportFault } from '../http/types.js'
 import { belowBasePath } from '../pipeline/locate.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import type { SandboxOptions } from '../sandbox/sandbox-options.js'
 import { crossOriginHeaders } from './cross-origin-headers.js'
+import { forwardWithRoute, type RouteFetch } from './forward-with-route.js'
 
 /**
  * The parts of Playwright's `Route` and `Request` the sandbox uses. Written
@@ -20,10 +22,12 @@ export interface RouteLike {
   fulfill(response: {
     status: number
     headers: Record<string, string>
-    body: string
+    body: string | Buffer
   }): Promise<void>
   abort(errorCode?: string): Promise<void>
   fallback(): Promise<void>
+  /** Sends the request from the page's context (upstream mode forwards with it). */
+  fetch?: RouteFetch
 }
 
 type UrlMatcher = (url: URL) => boolean
@@ -57,6 +61,29 @@ const ABORT_CODES: Readonly<Record<TransportFault, string>> = {
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 type Fulfilment = Parameters<RouteLike['fulfill']>[0]
+
+/** An upstream's answer for `route.fulfill`: repeated headers joined (Set-Cookie by newlines, as Playwright wants). */
+const exactFulfilment = (response: SandboxResponse, cors: Record<string, string>): Fulfilment => {
+  const headers: Record<string, string> = {}
+  const lower = new Map<string, string>()
+  for (const [name, value] of response.exact?.headers ?? []) {
+    const key = name.toLowerCase()
+    // CORS is between the page and the sandbox: the sandbox's headers win.
+    if (key.startsWith('access-control-')) continue
+    const seen = lower.get(key)
+    if (seen === undefined) {
+      headers[name] = value
+      lower.set(key, name)
+    } else headers[seen] = `${headers[seen]}${key === 'set-cookie' ? '\n' : ', '}${value}`
+  }
+  for (const name in cors) headers[name] = cors[name] as string
+  const bytes = response.exact?.body ?? new Uint8Array(0)
+  return {
+    status: response.status,
+    headers,
+    body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+  }
+}
 
 /**
  * Offers a request the sandbox has no route for to the user's own MSW
@@ -112,6 +139,9 @@ export const installSandbox = async (
   options: PlaywrightSandboxOptions = {},
 ): Promise<PlaywrightSandbox> => {
   const { handlers: own = [], ...coreOptions } = Object(options) as PlaywrightSandboxOptions
+  // Upstream mode: `record` and `replay` may name files (docs/upstream.md).
+  if (coreOptions.upstream !== undefined)
+    coreOptions.upstream = resolveUpstreamFiles(coreOptions.upstream).option
   const sandbox = createSandboxCore(
     typeof options === 'object' && options !== null ? coreOptions : options,
   )
@@ -141,7 +171,11 @@ export const installSandbox = async (
       headers,
       body: body === null ? null : new Uint8Array(body),
     }
-    let response = await sandbox.handle(sandboxRequest, { passUnknownRoutes: own.length > 0 })
+    const forward = forwardWithRoute(route)
+    let response = await sandbox.handle(sandboxRequest, {
+      passUnknownRoutes: own.length > 0,
+      forward,
+    })
     if (response === null && own.length > 0) {
       // A path the contract does not define: the user's handlers first, then the sandbox's 404.
       const mine = await answerWithOwnHandlers(own, sandboxRequest)
@@ -156,7 +190,7 @@ export const installSandbox = async (
         })
         return
       }
-      response = await sandbox.handle(sandboxRequest)
+      response = await sandbox.handle(sandboxRequest, { forward })
     }
     if (response === null) {
       await route.fallback()
@@ -165,6 +199,10 @@ export const installSandbox = async (
     if (response.delayMs !== undefined && response.delayMs > 0) await wait(response.delayMs)
     if (response.fault !== undefined) {
       await route.abort(ABORT_CODES[response.fault])
+      return
+    }
+    if (response.exact !== undefined) {
+      await route.fulfill(exactFulfilment(response, crossOriginHeaders({ origin, url })))
       return
     }
     await route.fulfill({

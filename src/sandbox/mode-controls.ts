@@ -1,5 +1,5 @@
-import { SESSION_MODES, type SessionMode } from '../upstream/upstream-options.js'
 import type { SessionModes } from '../upstream/session-modes.js'
+import { SESSION_MODES, type SessionMode } from '../upstream/upstream-options.js'
 
 /** How a session answers, switched at run time (contract §17). */
 export interface ModeControls {

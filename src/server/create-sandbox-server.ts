@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
+import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
 import { ApiError } from '../http/api-error.js'
 import { internalError, routeNotFound } from '../http/errors.js'
 import type { JournalRecord } from '../journal/journal.js'
@@ -20,6 +21,7 @@ import { DASHBOARD_HEADERS } from './dashboard/dashboard-headers.js'
 import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
+import { createNodeForwarder } from './forward-with-node-http.js'
 import { handleClientError, markAnswered, writeErrorAndClose } from './handle-client-error.js'
 import { SERVER_LIMITS } from './server-limits.js'
 import { answerServerIndex, describeLinks, serverLinks } from './server-links.js'
@@ -74,7 +76,10 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     throw new TypeError(
       'Failed to create the server: a data file and a shared store cannot be combined; the store (Redis) keeps the pets. Drop --data or --store.',
     )
-  const sandbox = createSandboxCore(sandboxOptions)
+  // Upstream mode (contract §17): record and replay files, and a keep-alive client to the upstream.
+  const files = resolveUpstreamFiles(sandboxOptions.upstream)
+  const sandbox = createSandboxCore({ ...sandboxOptions, upstream: files.option })
+  const forwarder = sandbox.upstream.url === undefined ? undefined : createNodeForwarder()
   const dashboard = createDashboard({ sandbox, adminToken })
   const basePath = sandbox.basePath
   const held = createHeldAnswers(maxHoldMs)
@@ -93,6 +98,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     get fallbackHost() {
       return fallbackHost
     },
+    forward: forwarder?.forward,
     onAnswered:
       onRequest === undefined
         ? (_req, record) => dashboard.count(record.status)
@@ -267,6 +273,9 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
         await sandbox.ready.catch(() => {})
         await data?.flush()
         data?.detach()
+        await sandbox.upstream.flush()
+        await files.flush()
+        forwarder?.close()
         // Hook (issue 13): the shared store's connection.
         await sandbox.disconnect()
       })()

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { SandboxResponse } from '../http/types.js'
+import type { ExactAnswer, SandboxResponse } from '../http/types.js'
 
 /** Timers of answers being held (delays, `timeout` faults), so a shutdown can cut them short. */
 export interface HeldAnswers {
@@ -38,6 +38,51 @@ export const createHeldAnswers = (maxHoldMs: number): HeldAnswers => {
   }
 }
 
+// Statuses whose answers have no body, whatever their headers say.
+const NO_BODY: ReadonlySet<number> = new Set([204, 304])
+
+/**
+ * An upstream's answer as received (contract §17): its header names and
+ * repeated headers as sent, its bytes. The sandbox's CORS headers (`extra`)
+ * replace the upstream's own: the browser talks to the sandbox.
+ */
+const writeExact = (
+  res: ServerResponse,
+  status: number,
+  exact: ExactAnswer,
+  extra: Readonly<Record<string, string>> | undefined,
+): void => {
+  const head = res.req.method === 'HEAD'
+  const headers: Record<string, string | string[] | number> = {}
+  const lower = new Map<string, string>()
+  if (extra !== undefined)
+    for (const name in extra) {
+      headers[name] = extra[name] as string
+      lower.set(name.toLowerCase(), name)
+    }
+  const withBody = !head && !NO_BODY.has(status)
+  for (const [name, value] of exact.headers) {
+    const key = name.toLowerCase()
+    if (key === 'content-length' && withBody) continue
+    const seen = lower.get(key)
+    // CORS is between the browser and the sandbox: the sandbox's headers win.
+    const corsOfOurs =
+      key.startsWith('access-control-') &&
+      (res.hasHeader(key) || (seen !== undefined && extra !== undefined && seen in extra))
+    if (corsOfOurs) continue
+    if (seen === undefined) {
+      headers[name] = value
+      lower.set(key, name)
+    } else {
+      const before = headers[seen] as string | string[]
+      headers[seen] = Array.isArray(before) ? [...before, value] : [before, value]
+    }
+  }
+  if (withBody) headers['Content-Length'] = exact.body.byteLength
+  res.writeHead(status, headers)
+  res.end(withBody ? exact.body : undefined)
+}
+
 /**
  * Writes the status, headers and body; `Content-Length` is set so keep-alive
  * needs no chunking. `extra` headers (the CORS headers of the API's hot path)
@@ -50,6 +95,10 @@ export const writeNow = (
   extra?: Readonly<Record<string, string>>,
 ): void => {
   if (res.headersSent || res.destroyed) return
+  if (response.exact !== undefined) {
+    writeExact(res, response.status, response.exact, extra)
+    return
+  }
   const body = response.body
   const headers: Record<string, string | number> = {}
   if (extra !== undefined) for (const name in extra) headers[name] = extra[name] as string

@@ -1,6 +1,6 @@
-import type { Forwarder } from '../http/forwarder.js'
 import { ApiError } from '../http/api-error.js'
 import { internalError } from '../http/errors.js'
+import type { Forwarder } from '../http/forwarder.js'
 import type { SandboxResponse } from '../http/types.js'
 import type { AnswerSource, JournalRecord, Violation } from '../journal/journal.js'
 import { redactUrl } from '../journal/redact-secrets.js'
@@ -161,7 +161,12 @@ export const answerInFront = async (
     }
     const answer = await callUpstream(input.forward ?? front.forward, sent, config.timeoutMs)
     forwarded = { sent, answer }
-    return check(answer.status, answer.headers, answer.body, answer.text ?? decoder.decode(answer.body))
+    return check(
+      answer.status,
+      answer.headers,
+      answer.body,
+      answer.text ?? decoder.decode(answer.body),
+    )
   }
 
   try {
@@ -225,7 +230,9 @@ export const answerInFront = async (
     session,
     now,
     operation: operation?.id ?? null,
-    operationHeaders: exact ? null : (operation?.headers?.({ url, settings: ctx.settings }) ?? null),
+    operationHeaders: exact
+      ? null
+      : (operation?.headers?.({ url, settings: ctx.settings }) ?? null),
     rateLimitHeaders: exact ? null : rateLimit,
     token: auth.kind === 'bearer' ? auth.token : undefined,
     keyValid: caller?.key !== undefined,

@@ -1,5 +1,5 @@
-import type { Forwarder, UpstreamReply, UpstreamRequest } from '../http/forwarder.js'
 import { ApiError } from '../http/api-error.js'
+import type { Forwarder, UpstreamReply, UpstreamRequest } from '../http/forwarder.js'
 
 export type Answered = Extract<UpstreamReply, { kind: 'answer' }>
 

@@ -30,7 +30,8 @@ export const createFetchForwarder =
           new Request(url, {
             method,
             headers,
-            body: method === 'GET' || method === 'HEAD' || body === null ? null : new Uint8Array(body),
+            body:
+              method === 'GET' || method === 'HEAD' || body === null ? null : new Uint8Array(body),
             redirect: 'manual',
             signal,
           }),

@@ -130,7 +130,9 @@ export const resolveUpstreamOptions = (option: string | UpstreamOptions): Resolv
   if (replay !== undefined) modes.push('replay')
   const startMode = options.mode ?? (replay !== undefined ? 'replay' : 'upstream')
   if (!modes.includes(startMode))
-    fail(`mode "${String(startMode)}" needs ${startMode === 'replay' ? 'replay' : 'a url'}; this sandbox has ${modes.join(', ')}.`)
+    fail(
+      `mode "${String(startMode)}" needs ${startMode === 'replay' ? 'replay' : 'a url'}; this sandbox has ${modes.join(', ')}.`,
+    )
   return {
     url,
     key,

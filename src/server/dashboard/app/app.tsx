@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks'
 import { call, forgetToken, readToken } from './api.js'
 import { ClockPanel } from './clock-panel.js'
 import { KeysPanel } from './keys-panel.js'
+import { ModePanel } from './mode-panel.js'
 import { PetsPanel } from './pets-panel.js'
 import { QuotaGauges } from './quota-gauges.js'
 import { RateChart } from './rate-chart.js'
@@ -107,6 +108,7 @@ export const App = () => {
           <RateChart series={snapshot?.series} />
         </div>
         <div class="controls">
+          <ModePanel version={version} />
           <ScenarioPanel current={snapshot?.scenario} version={version} />
           <ClockPanel now={now} frozen={snapshot?.frozen ?? false} onChanged={changed} />
           <KeysPanel quotas={snapshot?.quotas ?? []} onChanged={changed} />

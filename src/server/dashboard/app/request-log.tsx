@@ -106,6 +106,16 @@ export const RequestLog = (props: { entries: FeedEntry[]; onClear(): void }) => 
                 </span>
                 <span class="meta">
                   {e.scenario} · {e.plan ?? 'no valid key'} · {e.session}
+                  {e.source !== undefined && e.source !== 'sandbox' && (
+                    <span class={`source src-${e.source}`}> · {e.source}</span>
+                  )}
+                  {(e.violations?.length ?? 0) > 0 && (
+                    <span class="violations">
+                      {' '}
+                      · {e.violations?.length} contract violation
+                      {e.violations?.length === 1 ? '' : 's'}
+                    </span>
+                  )}
                 </span>
               </button>
             </li>
