@@ -129,6 +129,17 @@ export async function run(): Promise<void> {
   const file = join(tmpdir(), `petstore-bench-answers-${process.pid}.json`)
   writeFileSync(file, JSON.stringify(answers))
   const bare = await spawnServer(['bench/support/bare-server.mjs', `@${file}`], ROOT)
+  // Warm-up: every server's JIT has seen every case before a round counts.
+  for (const c of CASES)
+    for (const server of [bare, sandbox, other])
+      if (server !== undefined)
+        await loadWith({
+          url: `${server.origin}${c.target}`,
+          method: c.method,
+          headers: headersOf(c),
+          body: c.body,
+          seconds: 1,
+        })
 
   console.log(
     `autocannon, 50 connections, ${SECONDS} s a round, median of ${ROUNDS} rounds; bare and sandbox interleaved${other === undefined ? '' : `; compared: ${compareDir}`}\n`,

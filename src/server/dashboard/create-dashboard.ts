@@ -14,8 +14,8 @@ const BACKLOG = 200
 const TICK_MS = 1_000
 /** How often, while a page is open, the feed reads what was answered since (real time). */
 const FEED_MS = 250
-/** Most log entries one feed batch carries; past it the batch says how many it skipped. */
-const FEED_MAX = 100
+/** Most log entries one feed batch carries (200 a second at most); past it the batch says how many it skipped. */
+const FEED_MAX = 50
 
 /** The dashboard's state on a server: the built page, the log feed, the chart, the stream. */
 export interface Dashboard {
@@ -45,7 +45,7 @@ export interface Dashboard {
  * Creates the dashboard of a standalone server. Nothing runs while no page is
  * open except the chart's counters: the log is read from the server-wide
  * journal (`state.recentRequests`) every 250 ms while a page is open, in
- * batches of at most 100, so its cost does not grow with the request rate
+ * batches of at most 50, so its cost does not grow with the request rate
  * (docs/decisions/0020-journal-entry.md).
  *
  * @example
