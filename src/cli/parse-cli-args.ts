@@ -36,6 +36,14 @@ const OPTIONS = {
   'max-sessions': { type: 'string' },
   store: { type: 'string' },
   'store-prefix': { type: 'string' },
+  upstream: { type: 'string' },
+  'upstream-key': { type: 'string' },
+  'upstream-timeout': { type: 'string' },
+  'strict-upstream': { type: 'boolean' },
+  'local-limits': { type: 'boolean' },
+  record: { type: 'string' },
+  replay: { type: 'string' },
+  'replay-fallback': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
@@ -89,7 +97,7 @@ const readInteger = (source: Sourced | undefined, schema: z.ZodType<number>) => 
   return check(schema, Number(source.text), source)
 }
 
-const readText = (source: Sourced | undefined, schema: z.ZodType<string>) => {
+const readText = <T extends string>(source: Sourced | undefined, schema: z.ZodType<T>) => {
   if (source === undefined) return undefined
   if (source.text.trim() === '')
     throw new CliUsageError(`Failed to read ${source.label}: the value is empty.`)
@@ -217,6 +225,25 @@ export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand
     storePrefix: readText(pick('store-prefix', values['store-prefix'], env), s.storePrefix),
     quiet: readBoolean(values.quiet === true, env, envNameOf('quiet')),
     keys: readKeys(values.key, env),
+    // Upstream mode (contract §17, docs/upstream.md).
+    upstream: readText(pick('upstream', values.upstream, env), s.upstream),
+    upstreamKey: readText(pick('upstream-key', values['upstream-key'], env), s.upstreamKey),
+    upstreamTimeoutMs: readDuration(
+      pick('upstream-timeout', values['upstream-timeout'], env),
+      s.upstreamTimeoutMs,
+    ),
+    strictUpstream: readBoolean(
+      values['strict-upstream'] === true,
+      env,
+      envNameOf('strict-upstream'),
+    ),
+    localLimits: readBoolean(values['local-limits'] === true, env, envNameOf('local-limits')),
+    record: readText(pick('record', values.record, env), s.data),
+    replay: readText(pick('replay', values.replay, env), s.data),
+    replayFallback: readText(
+      pick('replay-fallback', values['replay-fallback'], env),
+      s.replayFallback,
+    ),
   }
   for (const name of Object.keys(settings) as (keyof ServeInput)[])
     if (settings[name] === undefined) delete settings[name]

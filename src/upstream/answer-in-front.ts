@@ -3,7 +3,6 @@ import { internalError } from '../http/errors.js'
 import type { Forwarder } from '../http/forwarder.js'
 import type { SandboxResponse } from '../http/types.js'
 import type { AnswerSource, JournalRecord, Violation } from '../journal/journal.js'
-import { redactUrl } from '../journal/redact-secrets.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
 import { admit, peekQuota } from '../pipeline/admit.js'
 import { type Caller, identify, requireKey } from '../pipeline/authenticate.js'
@@ -14,11 +13,13 @@ import { run } from '../pipeline/run.js'
 import { scenarioName, selectScenario } from '../pipeline/select-scenario.js'
 import { runScenario } from '../scenarios/run-scenario.js'
 import type { AnswerValidator } from '../validation/create-answer-validator.js'
-import { stripSandboxParams, upstreamHeaders, upstreamUrl } from './build-upstream-request.js'
+import { upstreamHeaders, upstreamUrl } from './build-upstream-request.js'
 import { type Answered, callUpstream } from './call-upstream.js'
+import { exactResponse, relink } from './exact-response.js'
 import type { Recording } from './recording.js'
 import type { ReplayIndex } from './replay-index.js'
 import type { SessionModes } from './session-modes.js'
+import { contractViolation, replayMiss } from './upstream-errors.js'
 import type { ResolvedUpstream } from './upstream-options.js'
 
 /** Upstream mode, loaded: what answering a request in front of the upstream needs. */
@@ -36,45 +37,6 @@ export interface Front {
 const NO_VIOLATIONS: Violation[] = []
 Object.freeze(NO_VIOLATIONS)
 const decoder = new TextDecoder()
-
-/** An answer passed on as received; `headers` joins repeats for the journal and the validator. */
-const exactResponse = (
-  method: string,
-  status: number,
-  pairs: ReadonlyArray<readonly [string, string]>,
-  body: Uint8Array,
-  text: string,
-): SandboxResponse => {
-  const headers: Record<string, string> = {}
-  for (const [name, value] of pairs) {
-    const seen = headers[name]
-    headers[name] = seen === undefined ? value : `${seen}, ${value}`
-  }
-  return {
-    status,
-    headers,
-    body: method === 'HEAD' || text === '' ? null : text,
-    exact: { headers: pairs, body },
-  }
-}
-
-const contractViolation = (status: number, broken: Violation[]): ApiError =>
-  new ApiError(
-    'upstream_contract_violation',
-    `The upstream's ${status} answer broke the contract, so strict mode replaced it: ${broken
-      .map((v) => `${v.rule} (${v.message})`)
-      .join('; ')}`,
-    { details: broken.map((v) => ({ field: v.rule, message: v.message })) },
-  )
-
-const replayMiss = (method: string, url: URL, answers: number): ApiError => {
-  const asked = `${method} ${redactUrl(`${url.pathname}${stripSandboxParams(url.search)}`)}`
-  return new ApiError(
-    'replay_miss',
-    `The recording has no answer for ${asked} (it holds ${answers} answers to other requests). Record it, or start with --replay-fallback sandbox.`,
-    { details: [{ field: 'request', message: asked }] },
-  )
-}
 
 /**
  * One request of a session in `upstream` or `replay` mode (contract §17). The
@@ -105,7 +67,14 @@ export const answerInFront = async (
   let forwarded: { sent: Parameters<typeof callUpstream>[1]; answer: Answered } | undefined
   let response: SandboxResponse
 
-  const check = (status: number, pairs: Answered['headers'], body: Uint8Array, text: string) => {
+  const check = (
+    status: number,
+    received: Answered['headers'],
+    body: Uint8Array,
+    text: string,
+    base: string | undefined,
+  ) => {
+    const pairs = relink(received, base, `${url.origin}${ctx.settings.basePath}`)
     const answer = exactResponse(request.method, status, pairs, body, text)
     violations = front.validate({
       operation: operation?.id ?? null,
@@ -150,7 +119,7 @@ export const answerInFront = async (
       }
       source = 'replay'
       if (hit.failed) return { status: 502, headers: {}, body: null, fault: 'network-error' }
-      return check(hit.status, hit.headers, hit.body, hit.text)
+      return check(hit.status, hit.headers, hit.body, hit.text, hit.base)
     }
     source = 'upstream'
     const sent = {
@@ -161,12 +130,8 @@ export const answerInFront = async (
     }
     const answer = await callUpstream(input.forward ?? front.forward, sent, config.timeoutMs)
     forwarded = { sent, answer }
-    return check(
-      answer.status,
-      answer.headers,
-      answer.body,
-      answer.text ?? decoder.decode(answer.body),
-    )
+    const text = answer.text ?? decoder.decode(answer.body)
+    return check(answer.status, answer.headers, answer.body, text, config.url)
   }
 
   try {

@@ -11,6 +11,8 @@ export interface RecordedAnswer {
   text: string
   /** The recording holds no response (a failed connection): fail it again. */
   failed: boolean
+  /** The base URL the recorded request went to (its links are pointed at the sandbox). */
+  base: string
 }
 
 /** What a request is matched by: method, path below the base path, query, and the body of a POST. */
@@ -109,12 +111,12 @@ const readHeaders = (value: unknown): [string, string][] => {
   })
 }
 
-const toAnswer = (entry: Record<string, unknown>): RecordedAnswer | undefined => {
+const toAnswer = (entry: Record<string, unknown>, base: string): RecordedAnswer | undefined => {
   const response = record(entry.response)
   const status = response?.status
   if (typeof status !== 'number') return undefined
   if (status === 0 || typeof entry._error === 'string')
-    return { status: 0, headers: [], body: new Uint8Array(0), text: '', failed: true }
+    return { status: 0, headers: [], body: new Uint8Array(0), text: '', failed: true, base }
   const content = record(response?.content)
   const raw = typeof content?.text === 'string' ? content.text : ''
   const body = content?.encoding === 'base64' ? fromBase64(raw) : encoder.encode(raw)
@@ -124,6 +126,7 @@ const toAnswer = (entry: Record<string, unknown>): RecordedAnswer | undefined =>
     body,
     text: content?.encoding === 'base64' ? decoder.decode(body) : raw,
     failed: false,
+    base,
   }
 }
 
@@ -152,7 +155,13 @@ export const createReplayIndex = (har: HarInput, bases: readonly string[]): Repl
       url = undefined
     }
     const path = url === undefined ? undefined : belowBase(url.pathname, bases)
-    const answer = entry === undefined ? undefined : toAnswer(entry)
+    const answer =
+      entry === undefined || url === undefined || path === undefined
+        ? undefined
+        : toAnswer(
+            entry,
+            `${url.origin}${url.pathname.slice(0, url.pathname.length - path.length)}`,
+          )
     if (typeof method !== 'string' || url === undefined || path === undefined || !answer) {
       skipped++
       continue
