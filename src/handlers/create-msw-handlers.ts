@@ -3,8 +3,8 @@
 import { bypass, type HttpHandler, http, type RequestHandler } from 'msw'
 import { LIMITS } from '../contract/limits.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { Forwarder } from '../http/forwarder.js'
 import type { HandleOptions } from '../pipeline/handle-request.js'
-import { createFetchForwarder } from '../upstream/forward-with-fetch.js'
 
 export interface MswHandlersOptions {
   handle: (request: SandboxRequest, options?: HandleOptions) => Promise<SandboxResponse | null>
@@ -23,7 +23,14 @@ const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD'])
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304])
 
 // Upstream mode forwards with fetch, marked with msw's `bypass` so MSW lets it through.
-const forward = createFetchForwarder((request) => bypass(request))
+// Imported on first use: a sandbox without an upstream never loads it.
+let fetchForwarder: Promise<Forwarder> | undefined
+const forward: Forwarder = async (request) => {
+  fetchForwarder ??= import('../upstream/forward-with-fetch.js').then(({ createFetchForwarder }) =>
+    createFetchForwarder((outgoing) => bypass(outgoing)),
+  )
+  return (await fetchForwarder)(request)
+}
 
 /** Reads at most the body limit plus one byte, so an oversized body is known to be one without holding all of it. */
 const readBody = async (request: Request): Promise<Uint8Array | null> => {
