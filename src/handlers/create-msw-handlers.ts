@@ -2,8 +2,8 @@
 // server never loads this file (it uses createSandboxCore), so its start-up pays nothing.
 import { bypass, type HttpHandler, http, type RequestHandler } from 'msw'
 import { LIMITS } from '../contract/limits.js'
-import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { Forwarder } from '../http/forwarder.js'
+import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { HandleOptions } from '../pipeline/handle-request.js'
 
 export interface MswHandlersOptions {

@@ -28,9 +28,18 @@ export const ModePanel = (props: { version: number }) => {
   }, [props.version])
   if (info === undefined || info.modes.length < 2) return null
   const choose = (mode: Mode) =>
-    action.run(async () => setInfo(await call<ModeInfo>('PUT', '/mode', { mode })))
+    action.run(async () => {
+      // Shown at once; the server's answer (or the error) follows.
+      setInfo({ ...info, mode })
+      try {
+        setInfo(await call<ModeInfo>('PUT', '/mode', { mode }))
+      } catch (error) {
+        setInfo(info)
+        throw error
+      }
+    })
   return (
-    <section class="panel" aria-labelledby="mode-title">
+    <section class="panel compact" aria-labelledby="mode-title">
       <div class="panel-head">
         <h2 id="mode-title">Mode</h2>
         <span class="muted">
