@@ -36,12 +36,17 @@ const server = createServer((req, res) => {
       body: Buffer.concat(chunks).toString('utf8'),
     })
     if (hang) return
-    if (url.pathname === '/v1/pets' && req.method === 'GET') {
+    if (url.pathname === '/v1/pets' && (req.method === 'GET' || req.method === 'HEAD')) {
       const limit = url.searchParams.get('limit')
       // 200 for a limit the contract answers 400 (gap.limitOutOfRange).
       if (limit !== null && !/^[1-9][0-9]?$|^100$/.test(limit)) return send(res, 200, RATE, [])
-      // No X-RateLimit-* headers (spec.rate-limit.headers).
-      return send(res, 200, {}, PETS)
+      // No X-RateLimit-* headers (spec.rate-limit.headers); two cookies and a header in its own case.
+      return send(
+        res,
+        200,
+        { 'Set-Cookie': ['a=1; Path=/', 'b=2; Path=/'], 'X-Upstream-Trace': 'T-1' },
+        PETS,
+      )
     }
     if (url.pathname.startsWith('/v1/pets/') && req.method === 'GET') {
       // An Error without code, message and status (spec.errors.body).

@@ -1,3 +1,4 @@
+import { get } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { keyRef } from '../../src/journal/key-ref.js'
 import { BUILT_IN_SCENARIOS } from '../../src/scenarios/scenario-registry.js'
@@ -151,6 +152,29 @@ describe('the server in front of an upstream', () => {
     ).toEqual(rules.map((r) => r.length))
     expect(f.lines.join('\n')).toContain('! gap.limitOutOfRange')
     expect(f.lines.join('\n')).toMatch(/404 .* upstream +! .*spec\.errors\.body/)
+  })
+
+  it('keeps header names as sent and repeated headers, and answers HEAD with the headers only', async () => {
+    const f = await front({ upstream: broken.url })
+    const raw = await new Promise<{ headers: string[]; body: string }>((resolve, reject) => {
+      get(`${f.origin}/v1/pets`, { headers: FREE }, (res) => {
+        let body = ''
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString()
+        })
+        res.on('end', () => resolve({ headers: res.rawHeaders, body }))
+      }).on('error', reject)
+    })
+    expect(raw.headers).toContain('X-Upstream-Trace')
+    expect(raw.headers.filter((h) => /^[ab]=[12]; Path=\/$/.test(h))).toEqual([
+      'a=1; Path=/',
+      'b=2; Path=/',
+    ])
+    expect(JSON.parse(raw.body)).toHaveLength(2)
+    const head = await f.send('HEAD', '/v1/pets')
+    expect(head.status).toBe(200)
+    expect(await head.text()).toBe('')
+    expect(head.headers.get('x-upstream-trace')).toBe('T-1')
   })
 
   it('answers 502 upstream_contract_violation in strict mode, naming the rule; gap-only answers pass', async () => {
