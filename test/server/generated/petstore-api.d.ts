@@ -770,12 +770,14 @@ export interface components {
             code?: "replay_miss";
             /** @constant */
             status?: 404;
+            details: unknown[];
         };
         ModeUnavailableError: components["schemas"]["Error"] & {
             /** @enum {unknown} */
             code?: "mode_unavailable";
             /** @constant */
             status?: 409;
+            details: unknown[];
         };
         SandboxMode: {
             /** @description How this session answers: the sandbox itself, the upstream (forwarded, every answer checked), or the recording. */
