@@ -46,6 +46,11 @@ const BENCHMARKS: ReadonlyArray<{
     load: () => import('./redis.js'),
   },
   {
+    key: 'upstream',
+    name: 'upstream mode: latency added by forwarding, over calling the upstream directly',
+    load: () => import('./upstream.js'),
+  },
+  {
     key: 'load',
     name: 'light to load: per test file, a 40-file suite, the browser bundle, 1,000,000 pets',
     load: () => import('./load.js'),

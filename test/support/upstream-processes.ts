@@ -66,10 +66,17 @@ export const brokenJournal = async (
 ): Promise<{ method: string; url: string; headers: Record<string, string>; body: string }[]> =>
   (await fetch(`${upstream.origin}/__requests`)).json() as never
 
-/** The URLs (path and query) an upstream sandbox journaled in a session, oldest first. */
+/** An entry of an upstream sandbox's journal, as far as the tests read it. */
+export interface UpstreamEntry {
+  url: string
+  keyRef: string | null
+  request: { headers: Record<string, string> }
+  response: { headers: Record<string, string>; body: string }
+}
+
+/** What an upstream sandbox journaled in a session, oldest first. */
 export const sandboxJournal = async (
   upstream: UpstreamProcess,
   session = 'default',
-): Promise<
-  { url: string; keyRef: string | null; request: { headers: Record<string, string> } }[]
-> => (await fetch(`${upstream.origin}/__sandbox/requests?__session=${session}`)).json() as never
+): Promise<UpstreamEntry[]> =>
+  (await fetch(`${upstream.origin}/__sandbox/requests?__session=${session}`)).json() as never

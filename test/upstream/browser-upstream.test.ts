@@ -11,6 +11,7 @@ import {
   sandboxJournal,
   startBrokenUpstream,
   startSandboxUpstream,
+  type UpstreamEntry,
   type UpstreamProcess,
 } from '../support/upstream-processes.js'
 import { type Front, startFront } from './upstream-front.js'
@@ -68,9 +69,7 @@ describe('upstream mode in Chromium', () => {
       const page = await appPage(context)
       const sandbox = await installSandbox(context, { baseUrl: API, upstream: upstream.url })
       const answer = await fetchInPage(page, `${API}/pets?limit=2&__session=pw`)
-      const [sent] = (await sandboxJournal(upstream)).slice(-1) as [
-        { url: string; response: { body: string } },
-      ]
+      const [sent] = (await sandboxJournal(upstream)).slice(-1) as [UpstreamEntry]
       expect(sent.url).toBe(`${upstream.url}/pets?limit=2`)
       expect(answer).toEqual({ status: 200, limit: '60', body: sent.response.body })
       expect(sandbox.session('pw').journal.list()[0]).toMatchObject({ source: 'upstream' })

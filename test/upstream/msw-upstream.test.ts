@@ -10,6 +10,7 @@ import {
   sandboxJournal,
   startBrokenUpstream,
   startSandboxUpstream,
+  type UpstreamEntry,
   type UpstreamProcess,
 } from '../support/upstream-processes.js'
 
@@ -56,9 +57,7 @@ describe('setupSandbox in front of an upstream', () => {
       ...FREE,
       'x-sandbox-note': 'mine',
     })
-    const [sent] = (await sandboxJournal(upstream)).slice(-1) as [
-      { url: string; request: { headers: Record<string, string> }; response: { body: string } },
-    ]
+    const [sent] = (await sandboxJournal(upstream)).slice(-1) as [UpstreamEntry]
     expect(sent.url).toBe(`${upstream.url}/pets?limit=2`)
     expect(Object.keys(sent.request.headers).some((n) => n.startsWith('x-sandbox-'))).toBe(false)
     expect(await response.text()).toBe(sent.response.body)

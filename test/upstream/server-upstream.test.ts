@@ -8,6 +8,7 @@ import {
   sandboxJournal,
   startBrokenUpstream,
   startSandboxUpstream,
+  type UpstreamEntry,
   type UpstreamProcess,
 } from '../support/upstream-processes.js'
 import { FREE, type Front, startFront } from './upstream-front.js'
@@ -43,9 +44,7 @@ describe('the server in front of an upstream', () => {
     const f = await front({ upstream: upstream.url })
     const response = await f.get('/v1/pets?limit=3')
     const body = await response.text()
-    const [sent] = (await sandboxJournal(upstream)).slice(-1) as [
-      { url: string; response: { headers: Record<string, string>; body: string } },
-    ]
+    const [sent] = (await sandboxJournal(upstream)).slice(-1) as [UpstreamEntry]
     expect(sent.url).toBe(`${upstream.url}/pets?limit=3`)
     expect(response.status).toBe(200)
     // The upstream's pets (seed 7), not the front's own (default seed).
@@ -72,9 +71,7 @@ describe('the server in front of an upstream', () => {
       { ...FREE, 'X-Sandbox-Scenario': 'default', 'X-Sandbox-Note': 'mine' },
     )
     expect(response.status).toBe(200)
-    const [sent] = (await sandboxJournal(upstream)).slice(-1) as [
-      { url: string; request: { headers: Record<string, string> } },
-    ]
+    const [sent] = (await sandboxJournal(upstream)).slice(-1) as [UpstreamEntry]
     expect(sent.url).toBe(`${upstream.url}/pets?limit=2&status=available`)
     expect(Object.keys(sent.request.headers).filter((n) => n.startsWith('x-sandbox-'))).toEqual([])
     // The front kept it in the session the client chose.
