@@ -24,8 +24,10 @@ export const cliHelp = (scenarios: readonly HelpScenario[]): string => {
     .map((s) => `  ${s.name.padEnd(width)}  ${shorten(s.description, 92 - width)}`)
     .join('\n')
   return `Usage: petstore-sandbox [options]
+       petstore-sandbox verify --target URL --key KEY [options]   (see verify --help)
 
-Serves a sandbox of the Pet Store API on http://127.0.0.1:4010/v1.
+Serves a sandbox of the Pet Store API on http://127.0.0.1:4010/v1. \`verify\` checks a real
+deployment against the spec and writes the config that makes the sandbox answer like it.
 
 Options:
   -c, --config FILE      read settings from FILE (JSON, or a .js/.mjs module's default export)
@@ -58,6 +60,18 @@ Options:
       --replay FILE      answer from a HAR recording (the sandbox's, or a browser's export)
       --replay-fallback sandbox  the sandbox answers what the recording lacks (default:
                          404 replay_miss)
+
+Fidelity (contract §16; \`petstore-sandbox verify --emit-config\` writes them for a deployment):
+      --limit-out-of-range reject|clamp          limit outside 1-100: 400 (default) or clamped
+      --unknown-status-filter reject|ignore|empty  status filter not a PetStatus (default reject)
+      --default-status STATUS                   status of a pet created without one (available)
+      --name-max-length N                       longest pet name, 1-10000 (default 100)
+      --unknown-fields ignore|reject            unknown NewPet fields (default ignore)
+      --pagination cursor|offset|none           how listPets pages (default cursor)
+      --total-count-header NAME|false           the total-count header (default X-Total-Count)
+      --max-body-bytes N                        largest request body, 1024-10485760 (65536)
+  (errorCodes, a map of codes, only in the config file)
+
   -q, --quiet            no request log
   -h, --help             this help
   -v, --version          the version

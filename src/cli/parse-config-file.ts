@@ -36,6 +36,15 @@ export const CONFIG_FILE_SCHEMA = z.strictObject({
   record: s.data.optional(),
   replay: s.data.optional(),
   replayFallback: s.replayFallback.optional(),
+  limitOutOfRange: s.limitOutOfRange.optional(),
+  unknownStatusFilter: s.unknownStatusFilter.optional(),
+  defaultStatus: s.defaultStatus.optional(),
+  nameMaxLength: s.nameMaxLength.optional(),
+  unknownFields: s.unknownFields.optional(),
+  pagination: s.pagination.optional(),
+  totalCountHeader: s.totalCountHeader.optional(),
+  errorCodes: s.errorCodes.optional(),
+  maxBodyBytes: s.maxBodyBytes.optional(),
 })
 
 /**

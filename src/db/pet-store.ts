@@ -219,7 +219,7 @@ export class PetStore implements PetRecords {
   list(query: ListPetsQuery): PetPage {
     const index =
       query.status === undefined ? this.all : (this.byStatus.get(query.status) as SortedIds)
-    const ids = index.slice(query.afterId, query.limit + 1)
+    const ids = index.slice(query.afterId, query.limit + 1, query.offset)
     const hasMore = ids.length > query.limit
     const pets = (hasMore ? ids.slice(0, query.limit) : ids).map((id) => this.get(id) as Pet)
     const last = pets[pets.length - 1]

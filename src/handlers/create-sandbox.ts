@@ -44,6 +44,7 @@ export const createSandbox = (options: CreateSandboxOptions = {}): Sandbox => {
     basePath: core.basePath,
     origin: core.origin,
     handlers: own,
+    maxBodyBytes: core.fidelity.maxBodyBytes,
   })
   // Object.assign keeps the core's getters (ready, db.pets) live.
   return Object.assign(core, { handlers })

@@ -1,4 +1,4 @@
-import { NewPetSchema, type Pet } from '../contract/pet.js'
+import type { Pet } from '../contract/pet.js'
 import { IdSpaceExhaustedError } from '../db/id-space-exhausted-error.js'
 import { ApiError } from '../http/api-error.js'
 import { readJson } from '../http/read-json.js'
@@ -6,17 +6,19 @@ import { defineOperation } from './operation.js'
 import { petJson } from './pet-json.js'
 
 /**
- * POST /pets (createPet): validates a NewPet, listing every problem in
- * `details`, and answers 201 with the stored Pet and its `Location`.
+ * POST /pets (createPet): validates a NewPet (under the fidelity settings:
+ * `defaultStatus`, `nameMaxLength`, `unknownFields`, `maxBodyBytes`), listing
+ * every problem in `details`, and answers 201 with the stored Pet and its `Location`.
  */
 export const createPet = defineOperation({
   id: 'createPet',
   method: 'POST',
   path: '/pets',
   async run({ request, url, store, settings }) {
-    const newPet = readJson(request, NewPetSchema, {
+    const newPet = readJson(request, settings.newPetSchema, {
       subject: 'The pet',
       notAnObject: 'The request body must be a JSON object (a NewPet).',
+      maxBodyBytes: settings.fidelity.maxBodyBytes,
     })
     let pet: Pet
     try {

@@ -2,6 +2,7 @@ import { parseAuthorization } from '../auth/parse-authorization.js'
 import { ApiError } from '../http/api-error.js'
 import { internalError } from '../http/errors.js'
 import type { Forwarder } from '../http/forwarder.js'
+import { renameErrorCode } from '../http/rename-error-code.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { JournalEntry, JournalRecord } from '../journal/journal.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
@@ -174,6 +175,9 @@ export const handleRequest = async (
       return handleRequest(ctx, request, options, attempt + 1)
     response = toResponse(ctx, error)
   }
+  // The `errorCodes` setting (contract §16): the deployment's names for the codes, when any.
+  if (ctx.settings.renamesErrorCodes)
+    response = renameErrorCode(response, ctx.settings.fidelity.errorCodes)
   // A request refused before its session was known is journaled in `default`.
   session ??= await ctx.state.session(DEFAULT_SESSION)
   if (now === 0) now = await session.now()

@@ -1,4 +1,5 @@
 import { createBaseKeys } from '../auth/key-registry.js'
+import type { FidelitySettings } from '../contract/fidelity.js'
 import type { PetStore } from '../db/pet-store.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import { type Har, toHAR } from '../journal/to-har.js'
@@ -38,6 +39,12 @@ export interface SandboxCore extends SessionControls {
   readonly basePath: string
   /** The one origin the sandbox answers for (from a full `baseUrl`), or undefined for any. */
   readonly origin: string | undefined
+  /**
+   * The fidelity settings (contract §16) this sandbox answers with, resolved:
+   * the options given, the contract's guesses for the rest. What the upstream
+   * mode's validator and `verify` compare against.
+   */
+  readonly fidelity: Readonly<FidelitySettings>
   /**
    * The core: a request in, a plain response out; null when the request is not
    * the API's. Header names and the method may be in any case; the body may be
@@ -212,6 +219,7 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
   return Object.assign(own, {
     basePath: settings.basePath,
     origin,
+    fidelity: settings.fidelity,
     answer,
     answerRequest: (request: SandboxRequest, handleOptions?: HandleOptions) =>
       handleRequest(ctx, request, handleOptions),

@@ -1,5 +1,7 @@
+import { createNewPetSchema } from '../contract/pet.js'
 import type { SandboxSettings } from '../operations/operation.js'
 import { resolveRateLimitOptions } from '../rate-limit/rate-limit-options.js'
+import { resolveFidelity } from './resolve-fidelity.js'
 import {
   DEFAULT_BASE_PATH,
   DEFAULT_DEPRECATED_AT,
@@ -90,6 +92,7 @@ export const resolveOptions = (options: SandboxOptions): ResolvedBase => {
       `Failed to create the sandbox: the base path "${basePath}" must be a non-root path such as "/v1".`,
     )
   }
+  const fidelity = resolveFidelity(options)
   const deprecatedAt = toMs('deprecatedAt', options.deprecatedAt ?? DEFAULT_DEPRECATED_AT)
   return {
     origin,
@@ -98,6 +101,9 @@ export const resolveOptions = (options: SandboxOptions): ResolvedBase => {
       deprecation: `@${Math.floor(deprecatedAt / 1000)}`,
       sunsetAt: toMs('sunsetAt', options.sunsetAt ?? DEFAULT_SUNSET_AT),
       banMs: resolveRateLimitOptions(options.rateLimit).banMs,
+      fidelity,
+      renamesErrorCodes: Object.keys(fidelity.errorCodes).length > 0,
+      newPetSchema: createNewPetSchema(fidelity),
     },
   }
 }

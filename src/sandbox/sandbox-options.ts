@@ -1,12 +1,20 @@
 import type { KeyOption } from '../auth/key-registry.js'
+import { FIDELITY_SETTING_NAMES, type FidelitySettings } from '../contract/fidelity.js'
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import type { RateLimiter } from '../rate-limit/rate-limiter.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { StoreOption } from '../state/shared-store.js'
 import type { UpstreamOptions } from '../upstream/upstream-options.js'
 
-/** Options of `createSandbox`. Every one is optional. */
-export interface SandboxOptions {
+/**
+ * Options of `createSandbox`. Every one is optional. The fidelity settings of
+ * contract §16 (`limitOutOfRange`, `unknownStatusFilter`, `defaultStatus`,
+ * `nameMaxLength`, `unknownFields`, `pagination`, `totalCountHeader`,
+ * `errorCodes`, `maxBodyBytes`) make the sandbox answer like a given
+ * deployment where the spec is silent; `petstore-sandbox verify --emit-config`
+ * writes them. Their defaults are the contract's guesses.
+ */
+export interface SandboxOptions extends Partial<FidelitySettings> {
   /**
    * Where the API lives. A path (default `/v1`) matches any origin whose path
    * starts with it, so production, staging and relative URLs are all
@@ -104,6 +112,7 @@ export const SANDBOX_OPTION_NAMES: readonly (keyof SandboxOptions)[] = [
   'maxSessions',
   'store',
   'upstream',
+  ...FIDELITY_SETTING_NAMES,
 ]
 
 export const DEFAULT_BASE_PATH = '/v1'

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { LIMITS } from '../contract/limits.js'
 import type { Forwarder } from '../http/forwarder.js'
 import type { JournalRecord } from '../journal/journal.js'
 import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
@@ -33,8 +32,24 @@ export interface AnswerOptions {
 }
 
 // The core reads only the length of an oversized body, so one shared buffer
-// of cap + 1 bytes stands for every body that was refused without reading it.
-export const OVERSIZED = new Uint8Array(LIMITS.maxBodyBytes + 1)
+// of cap + 1 bytes (per cap: the `maxBodyBytes` setting) stands for every
+// body that was refused without reading it.
+const oversizedBodies = new Map<number, Uint8Array>()
+
+/**
+ * The stand-in for a body over `maxBodyBytes`, made once per limit.
+ *
+ * @example
+ * answerApiRequest(ctx, req, res, { body: oversized(ctx.sandbox.fidelity.maxBodyBytes) })
+ */
+export const oversized = (maxBodyBytes: number): Uint8Array => {
+  let body = oversizedBodies.get(maxBodyBytes)
+  if (body === undefined) {
+    body = new Uint8Array(maxBodyBytes + 1)
+    oversizedBodies.set(maxBodyBytes, body)
+  }
+  return body
+}
 
 /**
  * Answers a request below the API's base path through the core, without
@@ -53,19 +68,20 @@ export const answerApiRequest = async (
 ): Promise<boolean> => {
   const url = requestUrl(req, requestOrigin(req, ctx.fallbackHost), options.path)
   if (url === undefined) return false
+  const { maxBodyBytes } = ctx.sandbox.fidelity
   const read: BodyReadResult =
     options.body !== undefined
-      ? options.body !== null && options.body.byteLength > LIMITS.maxBodyBytes
+      ? options.body !== null && options.body.byteLength > maxBodyBytes
         ? { kind: 'too-large' }
         : { kind: 'body', body: options.body }
-      : await readRequestBody(req, LIMITS.maxBodyBytes)
+      : await readRequestBody(req, maxBodyBytes)
   if (read.kind === 'aborted') {
     req.socket.destroy()
     return true
   }
   const tooLarge = read.kind === 'too-large'
   const answer = await ctx.sandbox.answerRequest(
-    buildSandboxRequest(req, { url, body: tooLarge ? OVERSIZED : read.body }),
+    buildSandboxRequest(req, { url, body: tooLarge ? oversized(maxBodyBytes) : read.body }),
     {
       passUnknownRoutes: options.passUnknownRoutes === true && !tooLarge,
       basePathHint: options.basePathHint,

@@ -49,6 +49,18 @@ const learnSimpleHeaders = (
 }
 
 /**
+ * The default CORS options, exposing a `totalCountHeader` of another name
+ * (contract §16) where X-Total-Count is exposed, so pages can read it.
+ *
+ * @example
+ * exposingTotalCount('X-Total') // DEFAULT_CORS_OPTIONS with X-Total exposed
+ */
+export const exposingTotalCount = (header: string | false): CorsOptions =>
+  header === false || header.toLowerCase() === 'x-total-count'
+    ? DEFAULT_CORS_OPTIONS
+    : { ...DEFAULT_CORS_OPTIONS, exposedHeaders: [...CORS_POLICY.exposedHeaders, header] }
+
+/**
  * Sets CORS headers with the `cors` package and answers preflights (an
  * OPTIONS with `Access-Control-Request-Method`) itself: no key, no quota.
  * Returns true when it answered.

@@ -15,7 +15,7 @@ import { requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { checkRequestHead } from './check-request-head.js'
 import { checkControlOrigin } from './control/check-control-origin.js'
 import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-request.js'
-import { createCorsHandler, writtenWithAnswer } from './create-cors-handler.js'
+import { createCorsHandler, exposingTotalCount, writtenWithAnswer } from './create-cors-handler.js'
 import { createDashboard } from './dashboard/create-dashboard.js'
 import { DASHBOARD_HEADERS } from './dashboard/dashboard-headers.js'
 import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
@@ -83,7 +83,10 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
   const dashboard = createDashboard({ sandbox, adminToken })
   const basePath = sandbox.basePath
   const held = createHeldAnswers(maxHoldMs)
-  const cors = corsOptions === false ? undefined : createCorsHandler(corsOptions)
+  const cors =
+    corsOptions === false
+      ? undefined
+      : createCorsHandler(corsOptions ?? exposingTotalCount(sandbox.fidelity.totalCountHeader))
   const applyCors = cors ?? (() => false)
   let data: AttachedDataFile | undefined
   let openApiDocument: string | undefined

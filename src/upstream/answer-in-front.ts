@@ -1,6 +1,7 @@
 import { ApiError } from '../http/api-error.js'
-import { internalError } from '../http/errors.js'
+import { internalError, payloadTooLarge } from '../http/errors.js'
 import type { Forwarder } from '../http/forwarder.js'
+import { renameErrorCode } from '../http/rename-error-code.js'
 import type { SandboxResponse } from '../http/types.js'
 import type { AnswerSource, JournalRecord, Violation } from '../journal/journal.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
@@ -122,6 +123,9 @@ export const answerInFront = async (
       return check(hit.status, hit.headers, hit.body, hit.text, hit.base)
     }
     source = 'upstream'
+    // A body past the sandbox's limit was never read whole: it cannot be forwarded.
+    const limit = ctx.settings.fidelity.maxBodyBytes
+    if (request.body !== null && request.body.byteLength > limit) throw payloadTooLarge(limit)
     const sent = {
       method: request.method,
       url: upstreamUrl(config.url as string, path, url.search),
@@ -185,6 +189,9 @@ export const answerInFront = async (
     response = (error instanceof ApiError ? error : internalError()).toResponse()
   }
   const exact = response.exact !== undefined
+  // The `errorCodes` setting renames the sandbox's own codes, never the upstream's.
+  if (!exact && ctx.settings.renamesErrorCodes)
+    response = renameErrorCode(response, ctx.settings.fidelity.errorCodes)
   // The sandbox's own answers carry its headers; a real answer only its own.
   if (!exact && rateLimit === null && caller !== undefined)
     rateLimit = await peekQuota(session, caller, now)

@@ -1,4 +1,3 @@
-import { FIDELITY_DEFAULTS } from '../contract/fidelity.js'
 import type { SandboxResponse } from '../http/types.js'
 import type { JournalRecord } from '../journal/journal.js'
 import type { Har } from '../journal/to-har.js'
@@ -51,9 +50,9 @@ export const createUpstreamMode = (input: {
     ctx,
     config,
     modes,
-    // The gap rules judge the answer against the sandbox's own settings (contract §16's defaults).
+    // The gap rules judge the answer against the sandbox's own fidelity settings (contract §16).
     validate: createAnswerValidator({
-      fidelity: FIDELITY_DEFAULTS,
+      fidelity: ctx.settings.fidelity,
       sunsetAt: ctx.settings.sunsetAt,
     }),
     replay,
