@@ -1,10 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { serveStatic } from '../../examples/app/serve-static.js'
 import { installSandbox } from '../../src/runtimes/playwright.js'
 import { killAllChildren } from '../server/spawn-cli.js'
+import { buildSandboxPage } from '../support/browser/build-sandbox-page.js'
 import { bundleDashboard, seriousViolations, shoot } from '../support/browser/dashboard-page.js'
 import { launchChromium } from '../support/browser/launch-chromium.js'
 import {
@@ -86,6 +89,35 @@ describe('upstream mode in Chromium', () => {
       await strict.uninstall()
     } finally {
       await context.close()
+    }
+  })
+
+  it('forwards from the service worker (startSandbox) with fetch through msw’s bypass', async () => {
+    const root = await buildSandboxPage()
+    const server = await serveStatic({ root })
+    const page = await browser.newPage()
+    try {
+      await page.goto(`${server.origin}/?upstream=${encodeURIComponent(upstream.url)}`)
+      await page.waitForSelector('body[data-ready="true"]', { state: 'attached' })
+      const answer = await fetchInPage(page, `${server.origin}/v1/pets/3?__session=sw`)
+      const [sent] = (await sandboxJournal(upstream)).slice(-1) as [UpstreamEntry]
+      expect(sent.url).toBe(`${upstream.url}/pets/3`)
+      expect(answer).toEqual({ status: 200, limit: '60', body: sent.response.body })
+      const entry = await page.evaluate(() => {
+        const [first] = window.petstoreSandbox?.session('sw').journal.list() ?? []
+        return first === undefined
+          ? undefined
+          : { source: first.source, violations: first.violations }
+      })
+      expect(entry).toEqual({ source: 'upstream', violations: [] })
+      // A scenario other than default stays in the page.
+      const before = (await sandboxJournal(upstream)).length
+      expect((await fetchInPage(page, `${server.origin}/v1/pets?__scenario=empty`)).body).toBe('[]')
+      expect((await sandboxJournal(upstream)).length).toBe(before)
+    } finally {
+      await page.close()
+      await server.close()
+      await rm(root, { recursive: true, force: true })
     }
   })
 

@@ -193,6 +193,24 @@ describe('the server in front of an upstream', () => {
     ])
   })
 
+  it('answers a body past maxBodyBytes 413 itself, and renames only its own codes (errorCodes)', async () => {
+    const f = await front({
+      upstream: upstream.url,
+      maxBodyBytes: 1_024,
+      errorCodes: { service_unavailable: 'down', route_not_found: 'no_route' },
+    })
+    const before = await upstreamCount()
+    const big = await f.send('POST', '/v1/pets', {
+      headers: { ...FREE, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'x'.repeat(2_000) }),
+    })
+    expect(big.status).toBe(413)
+    expect(await upstreamCount()).toBe(before)
+    expect((await (await f.get('/v1/pets?__scenario=unavailable')).json()).code).toBe('down')
+    // The upstream's own 404 is passed on as it answered it.
+    expect((await (await f.get('/v1/nowhere')).json()).code).toBe('route_not_found')
+  })
+
   it('answers 502 upstream_unavailable, JSON with the rate-limit headers, when the upstream is down', async () => {
     const gone = await startSandboxUpstream([])
     const f = await front({ upstream: gone.url })
