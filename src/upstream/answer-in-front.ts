@@ -13,6 +13,7 @@ import { route } from '../pipeline/route.js'
 import { run } from '../pipeline/run.js'
 import { scenarioName, selectScenario } from '../pipeline/select-scenario.js'
 import { runScenario } from '../scenarios/run-scenario.js'
+import { STALE_RETRIES, StaleStateError } from '../state/stale-state.js'
 import type { AnswerValidator } from '../validation/create-answer-validator.js'
 import { upstreamHeaders, upstreamUrl } from './build-upstream-request.js'
 import { type Answered, callUpstream } from './call-upstream.js'
@@ -55,6 +56,7 @@ const decoder = new TextDecoder()
 export const answerInFront = async (
   front: Front,
   input: InFrontInput,
+  attempt = 0,
 ): Promise<{ response: SandboxResponse; record: JournalRecord }> => {
   const { ctx, config } = front
   const { request, url, path, match, session, now, auth } = input
@@ -185,6 +187,9 @@ export const answerInFront = async (
       )
     }
   } catch (error) {
+    // A shared state's cache was out of date before anything was sent (decision 0014): again.
+    if (error instanceof StaleStateError && forwarded === undefined && attempt < STALE_RETRIES)
+      return answerInFront(front, input, attempt + 1)
     if (!(error instanceof ApiError)) ctx.onError(error)
     response = (error instanceof ApiError ? error : internalError()).toResponse()
   }
