@@ -5,6 +5,7 @@ import { BUILT_IN_SCENARIOS } from '../scenarios/scenario-registry.js'
 import { createSandboxServer } from '../server/create-sandbox-server.js'
 import { DataFileError } from '../server/data-file/read-data-file.js'
 import { formatLogLine } from '../server/format-log-line.js'
+import { SERVER_LIMITS } from '../server/server-limits.js'
 import { cliHelp } from './cli-help.js'
 import { loadConfigFile } from './load-config-file.js'
 import { CliUsageError, parseCliArgs } from './parse-cli-args.js'
@@ -87,6 +88,11 @@ try {
 }
 
 const { port, host, quiet, dataFile, adminToken, basePath, store } = settings
+// A short token is guessable by anyone who reaches the port, throttling or not (issue 24).
+if (adminToken !== undefined && adminToken.length < SERVER_LIMITS.minAdminTokenLength)
+  process.stderr.write(
+    `petstore-sandbox: warning: the admin token has ${adminToken.length} characters; a short one can be guessed (wrong tokens are only slowed down, ${SERVER_LIMITS.maxWrongAdminTokens} a minute per address). Use at least ${SERVER_LIMITS.minAdminTokenLength} random characters, e.g. "openssl rand -hex 16".\n`,
+  )
 // A large --pets count takes a while to seed: a progress line on a terminal.
 const seeded = showSeedProgress(
   { pets: settings.pets, seed: settings.seed, dataFile },
@@ -98,7 +104,8 @@ try {
     seed: settings.seed,
     pets: settings.pets,
     scenario: settings.scenario,
-    keys: settings.keys,
+    // Own properties: a key named `__proto__` stays a key.
+    keys: Object.fromEntries(settings.keys),
     rateLimit: settings.rateLimit,
     flaky: settings.flaky,
     journalSize: settings.journalSize,
@@ -170,7 +177,7 @@ process.on('SIGINT', () => stop('SIGINT'))
 process.on('SIGTERM', () => stop('SIGTERM'))
 
 const api = `${address.url}${basePath?.replace(/\/$/, '') ?? '/v1'}`
-const ownPlans = Object.values(settings.keys).map((o) => (typeof o === 'string' ? o : o.plan))
+const ownPlans = [...settings.keys.values()].map((o) => (typeof o === 'string' ? o : o.plan))
 const keys = [
   ...Object.entries(DEMO_KEYS).map(([key, plan]) => `    ${key.padEnd(20)} ${plan}`),
   // The team's own keys are counted, not printed: start-up logs end up in CI output.

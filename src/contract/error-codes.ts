@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   key_not_found: 404,
   key_exists: 409,
   mode_unavailable: 409,
+  // The dashboard's event stream past the server's cap (issue 24).
+  stream_limit_reached: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

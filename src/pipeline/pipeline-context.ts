@@ -1,4 +1,3 @@
-import type { AuthorizationHeader } from '../auth/parse-authorization.js'
 import type { Forwarder } from '../http/forwarder.js'
 import type { RouterResult } from '../http/router.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
@@ -6,6 +5,7 @@ import type { JournalRecord } from '../journal/journal.js'
 import type { Operation, SandboxSettings } from '../operations/operation.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { SandboxState, SessionState } from '../state/sandbox-state.js'
+import type { Caller } from './authenticate.js'
 
 /** What the pipeline needs of a sandbox: its settings, its scenarios and its state. */
 export interface PipelineContext {
@@ -43,7 +43,8 @@ export interface InFrontInput {
   match: RouterResult<Operation>
   session: SessionState
   now: number
-  auth: AuthorizationHeader
+  /** The caller, identified by the pipeline (its key as this session sees it). */
+  caller: Caller
   /** `performance.now()` when the request arrived. */
   startedAt: number
   /** The runtime's forwarder for this request (undefined: the sandbox's default, `fetch`). */

@@ -6,7 +6,7 @@ import type { SandboxResponse } from '../http/types.js'
 import type { AnswerSource, JournalRecord, Violation } from '../journal/journal.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
 import { admit, peekQuota } from '../pipeline/admit.js'
-import { type Caller, identify, requireKey } from '../pipeline/authenticate.js'
+import { requireKey } from '../pipeline/authenticate.js'
 import { finish } from '../pipeline/finish.js'
 import type { InFrontInput, PipelineContext } from '../pipeline/pipeline-context.js'
 import { route } from '../pipeline/route.js'
@@ -59,10 +59,10 @@ export const answerInFront = async (
   attempt = 0,
 ): Promise<{ response: SandboxResponse; record: JournalRecord }> => {
   const { ctx, config } = front
-  const { request, url, path, match, session, now, auth } = input
+  const { request, url, path, match, session, now, caller } = input
+  const { auth } = caller
   const mode = front.modes.get(session.id)
   const operation = match.kind === 'found' ? match.value : undefined
-  let caller: Caller | undefined
   let rateLimit: Record<string, string> | null = null
   let scenario = ''
   let source: AnswerSource = 'sandbox'
@@ -141,9 +141,6 @@ export const answerInFront = async (
   }
 
   try {
-    let identified = identify(session, auth, request)
-    if (identified instanceof Promise) identified = await identified
-    caller = identified
     let sticky = session.sticky()
     if (sticky instanceof Promise) sticky = await sticky
     scenario = scenarioName(url, request.headers, sticky)
@@ -198,8 +195,7 @@ export const answerInFront = async (
   if (!exact && ctx.settings.renamesErrorCodes)
     response = renameErrorCode(response, ctx.settings.fidelity.errorCodes)
   // The sandbox's own answers carry its headers; a real answer only its own.
-  if (!exact && rateLimit === null && caller !== undefined)
-    rateLimit = await peekQuota(session, caller, now)
+  if (!exact && rateLimit === null) rateLimit = await peekQuota(session, caller, now)
   const done = await finish(ctx, {
     request,
     url,
@@ -212,9 +208,9 @@ export const answerInFront = async (
       : (operation?.headers?.({ url, settings: ctx.settings }) ?? null),
     rateLimitHeaders: exact ? null : rateLimit,
     token: auth.kind === 'bearer' ? auth.token : undefined,
-    keyValid: caller?.key !== undefined,
+    keyValid: caller.key !== undefined,
     scenario: scenario === '' ? await session.sticky() : scenario,
-    plan: caller?.key?.plan,
+    plan: caller.key?.plan,
     startedAt: input.startedAt,
     source,
     violations,

@@ -343,7 +343,7 @@ export interface paths {
         };
         /**
          * The dashboard's event stream
-         * @description Server-Sent Events (`text/event-stream`), open until the client leaves. First a `snapshot` event (the body of `GET /__sandbox/quotas`) and a `backlog` event (the last 200 requests), then a `request` event for every request the API answers (method, path, status or `null` for no response, scenario, plan, session, request and response headers with secrets redacted, bodies capped at 8 KiB), a `snapshot` every second, and `change` events (`{"type": "reset"}`, `{"type": "keys"}`). The page reads it with fetch, so it can send the admin token as a header.
+         * @description Server-Sent Events (`text/event-stream`), open until the client leaves. First a `snapshot` event (the body of `GET /__sandbox/quotas`) and a `backlog` event (the last 200 requests), then a `request` event for every request the API answers (method, path, status or `null` for no response, scenario, plan, session, request and response headers with secrets redacted, bodies capped at 8 KiB), a `snapshot` every second, and `change` events (`{"type": "reset"}`, `{"type": "keys"}`). The page reads it with fetch, so it can send the admin token as a header. At most 100 streams are open at once (503 `stream_limit_reached` with `Retry-After` past it), and a reader that stops reading is disconnected once 1 MiB waits for it.
          */
         get: operations["streamDashboardEvents"];
         put?: never;
@@ -750,6 +750,18 @@ export interface components {
             /** @constant */
             status?: 501;
         };
+        ControlTooManyRequestsError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "rate_limit_exceeded";
+            /** @constant */
+            status?: 429;
+        };
+        StreamLimitReachedError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "stream_limit_reached";
+            /** @constant */
+            status?: 503;
+        };
         /** @description Upstream mode (the `upstream` option, `--upstream`): the upstream could not be reached (`upstream_unavailable`: connection refused or reset, DNS or TLS failure), or, with `--strict-upstream`, its answer broke a `spec.*` rule of the contract (`upstream_contract_violation`; the message and `details` name each rule, `details[].field` being the rule id). Any forwarded operation may answer it, with the rate-limit headers. */
         UpstreamBadGatewayError: components["schemas"]["Error"] & {
             /** @enum {unknown} */
@@ -1126,6 +1138,26 @@ export interface components {
                 "application/json": components["schemas"]["IdSpaceExhaustedError"];
             };
         };
+        /** @description The server has an admin token and this address (per IPv4 address, per IPv6 /64) sent more than 10 wrong ones within a minute: every request from it is refused, with the right token too, until the minute is over. */
+        ControlTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ControlTooManyRequestsError"];
+            };
+        };
+        /** @description 100 dashboard streams are open already (the server's cap): close a dashboard page or retry after `Retry-After` seconds. */
+        StreamLimitReached: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StreamLimitReachedError"];
+            };
+        };
         /** @description The sandbox was started without what that mode needs (`mode_unavailable`): `upstream` needs `--upstream`, `replay` needs `--replay`. */
         ModeUnavailable: {
             headers: {
@@ -1460,6 +1492,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DocumentNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     resetSandbox: {
@@ -1480,6 +1513,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getScenario: {
@@ -1502,6 +1536,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     setScenario: {
@@ -1535,6 +1570,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getMode: {
@@ -1557,6 +1593,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     setMode: {
@@ -1591,6 +1628,7 @@ export interface operations {
             405: components["responses"]["ControlMethodNotAllowed"];
             409: components["responses"]["ModeUnavailable"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getClock: {
@@ -1613,6 +1651,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     changeClock: {
@@ -1646,6 +1685,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listKeys: {
@@ -1668,6 +1708,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     createKey: {
@@ -1702,6 +1743,7 @@ export interface operations {
             405: components["responses"]["ControlMethodNotAllowed"];
             409: components["responses"]["KeyExists"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     revokeKey: {
@@ -1726,6 +1768,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listRequests: {
@@ -1748,6 +1791,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     clearRequests: {
@@ -1768,6 +1812,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     exportRequestsAsHar: {
@@ -1802,6 +1847,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getDashboardAsset: {
@@ -1858,6 +1904,8 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+            503: components["responses"]["StreamLimitReached"];
         };
     };
     getQuotas: {
@@ -1880,6 +1928,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listStoredPets: {
@@ -1921,6 +1970,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     revokeKeyByRef: {
@@ -1945,6 +1995,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
 }
