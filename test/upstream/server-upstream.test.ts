@@ -26,7 +26,7 @@ const front = async (options: Parameters<typeof startFront>[0]): Promise<Front> 
 
 beforeAll(async () => {
   ;[upstream, broken] = await Promise.all([
-    startSandboxUpstream(['--seed', '7']),
+    startSandboxUpstream(['--seed', '7', '--key', 'staging-only=pro']),
     startBrokenUpstream(),
   ])
 }, 60_000)
@@ -82,6 +82,13 @@ describe('the server in front of an upstream', () => {
     const pass = await front({ upstream: upstream.url })
     await pass.get('/v1/pets/1', { authorization: 'Bearer sandbox-pro' })
     expect((await sandboxJournal(upstream)).at(-1)?.keyRef).toBe(keyRef('sandbox-pro'))
+
+    // A key only the upstream knows is forwarded; its requests stay in `default` (decision 0026).
+    const staging = { authorization: 'Bearer staging-only' }
+    expect((await pass.get('/v1/pets/1?__session=w9', staging)).status).toBe(200)
+    expect((await sandboxJournal(upstream)).at(-1)?.keyRef).toBe(keyRef('staging-only'))
+    expect((await pass.journal()).at(-1)).toMatchObject({ source: 'upstream', status: 200 })
+    expect(await pass.journal('w9')).toEqual([])
 
     const keyed = await front({ upstream: { url: upstream.url, key: 'sandbox-enterprise' } })
     expect((await keyed.get('/v1/pets/2')).status).toBe(200)
