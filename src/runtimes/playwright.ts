@@ -64,19 +64,22 @@ type Fulfilment = Parameters<RouteLike['fulfill']>[0]
 
 /** An upstream's answer for `route.fulfill`: repeated headers joined (Set-Cookie by newlines, as Playwright wants). */
 const exactFulfilment = (response: SandboxResponse, cors: Record<string, string>): Fulfilment => {
-  const headers: Record<string, string> = {}
-  const lower = new Map<string, string>()
+  // By lower-case name: the name as first sent, the values joined (a Map: any name stays a header).
+  const joined = new Map<string, [string, string]>()
   for (const [name, value] of response.exact?.headers ?? []) {
     const key = name.toLowerCase()
     // CORS is between the page and the sandbox: the sandbox's headers win.
     if (key.startsWith('access-control-')) continue
-    const seen = lower.get(key)
-    if (seen === undefined) {
-      headers[name] = value
-      lower.set(key, name)
-    } else headers[seen] = `${headers[seen]}${key === 'set-cookie' ? '\n' : ', '}${value}`
+    const seen = joined.get(key)
+    joined.set(
+      key,
+      seen === undefined
+        ? [name, value]
+        : [seen[0], `${seen[1]}${key === 'set-cookie' ? '\n' : ', '}${value}`],
+    )
   }
-  for (const name in cors) headers[name] = cors[name] as string
+  for (const name in cors) joined.set(name.toLowerCase(), [name, cors[name] as string])
+  const headers = Object.fromEntries(joined.values())
   const bytes = response.exact?.body ?? new Uint8Array(0)
   return {
     status: response.status,

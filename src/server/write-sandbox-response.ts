@@ -53,32 +53,23 @@ const writeExact = (
   extra: Readonly<Record<string, string>> | undefined,
 ): void => {
   const head = res.req.method === 'HEAD'
-  const headers: Record<string, string | string[] | number> = {}
-  const lower = new Map<string, string>()
+  const withBody = !head && !NO_BODY.has(status)
+  // A flat name/value list: repeated headers stay separate lines, any name stays a header.
+  const headers: string[] = []
+  const ours = new Set<string>()
   if (extra !== undefined)
     for (const name in extra) {
-      headers[name] = extra[name] as string
-      lower.set(name.toLowerCase(), name)
+      headers.push(name, extra[name] as string)
+      ours.add(name.toLowerCase())
     }
-  const withBody = !head && !NO_BODY.has(status)
   for (const [name, value] of exact.headers) {
     const key = name.toLowerCase()
     if (key === 'content-length' && withBody) continue
-    const seen = lower.get(key)
     // CORS is between the browser and the sandbox: the sandbox's headers win.
-    const corsOfOurs =
-      key.startsWith('access-control-') &&
-      (res.hasHeader(key) || (seen !== undefined && extra !== undefined && seen in extra))
-    if (corsOfOurs) continue
-    if (seen === undefined) {
-      headers[name] = value
-      lower.set(key, name)
-    } else {
-      const before = headers[seen] as string | string[]
-      headers[seen] = Array.isArray(before) ? [...before, value] : [before, value]
-    }
+    if (key.startsWith('access-control-') && (ours.has(key) || res.hasHeader(key))) continue
+    headers.push(name, value)
   }
-  if (withBody) headers['Content-Length'] = exact.body.byteLength
+  if (withBody) headers.push('Content-Length', String(exact.body.byteLength))
   res.writeHead(status, headers)
   res.end(withBody ? exact.body : undefined)
 }

@@ -39,7 +39,8 @@ export const upstreamHeaders = (
   key: string | undefined,
 ): Record<string, string> => {
   const listed = connectionTokens(headers.connection)
-  const out: Record<string, string> = {}
+  // A Map, then an object made from it: a header named `__proto__` stays a header (issue 24).
+  const out = new Map<string, string>()
   for (const name in headers) {
     const value = headers[name]
     if (value === undefined) continue
@@ -51,10 +52,10 @@ export const upstreamHeaders = (
       isHopByHop(lower, listed)
     )
       continue
-    out[lower] = value
+    out.set(lower, value)
   }
-  if (key !== undefined) out.authorization = `Bearer ${key}`
-  return out
+  if (key !== undefined) out.set('authorization', `Bearer ${key}`)
+  return Object.fromEntries(out)
 }
 
 /**

@@ -41,14 +41,15 @@ export const exactResponse = (
   body: Uint8Array,
   text: string,
 ): SandboxResponse => {
-  const headers: Record<string, string> = {}
+  // Any name an upstream sends (`__proto__` too) stays a header: a Map, then an object from it.
+  const joined = new Map<string, string>()
   for (const [name, value] of pairs) {
-    const seen = headers[name]
-    headers[name] = seen === undefined ? value : `${seen}, ${value}`
+    const seen = joined.get(name)
+    joined.set(name, seen === undefined ? value : `${seen}, ${value}`)
   }
   return {
     status,
-    headers,
+    headers: Object.fromEntries(joined),
     body: method === 'HEAD' || text === '' ? null : text,
     exact: { headers: pairs, body },
   }
