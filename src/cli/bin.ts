@@ -137,6 +137,7 @@ try {
             replayFallback: settings.replayFallback,
           },
         }),
+    instance: settings.instance,
     dataFile,
     adminToken,
     allowedHosts: settings.allowedHosts,

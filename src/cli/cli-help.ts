@@ -60,6 +60,8 @@ Options:
       --replay FILE      answer from a HAR recording (the sandbox's, or a browser's export)
       --replay-fallback sandbox  the sandbox answers what the recording lacks (default:
                          404 replay_miss)
+      --instance NAME    this instance's name in the journal and the dashboard's feed
+                         (default with --store: host:pid)
 
 Fidelity (contract §16; \`petstore-sandbox verify --emit-config\` writes them for a deployment):
       --limit-out-of-range reject|clamp          limit outside 1-100: 400 (default) or clamped

@@ -56,6 +56,7 @@ const OPTIONS = {
   record: { type: 'string' },
   replay: { type: 'string' },
   'replay-fallback': { type: 'string' },
+  instance: { type: 'string' },
   'limit-out-of-range': { type: 'string' },
   'unknown-status-filter': { type: 'string' },
   'default-status': { type: 'string' },
@@ -160,6 +161,7 @@ export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand
     maxSessions: readInteger(pick('max-sessions', values['max-sessions'], env), s.maxSessions),
     store: readText(pick('store', values.store, env), s.store),
     storePrefix: readText(pick('store-prefix', values['store-prefix'], env), s.storePrefix),
+    instance: readText(pick('instance', values.instance, env), s.instance),
     quiet: readBoolean(values.quiet === true, env, envNameOf('quiet')),
     keys: readKeys(values.key, env),
     // Upstream mode (contract §17, docs/upstream.md).

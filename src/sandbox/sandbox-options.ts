@@ -88,6 +88,12 @@ export interface SandboxOptions extends Partial<FidelitySettings> {
    * are still answered here. See docs/upstream.md.
    */
   upstream?: string | UpstreamOptions
+  /**
+   * The name journal entries give the instance that answered (`instance`),
+   * when several share a store. The standalone server's default on a store:
+   * `<host name>:<process id>`; none otherwise.
+   */
+  instance?: string
 }
 
 /** Every option `createSandbox` knows: another one is a mistake (a typo, say) and fails fast. */
@@ -112,6 +118,7 @@ export const SANDBOX_OPTION_NAMES: readonly (keyof SandboxOptions)[] = [
   'maxSessions',
   'store',
   'upstream',
+  'instance',
   ...FIDELITY_SETTING_NAMES,
 ]
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { hostname } from 'node:os'
 import type { Duplex } from 'node:stream'
 import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
 import { ApiError } from '../http/api-error.js'
@@ -79,7 +80,16 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     )
   // Upstream mode (contract §17): record and replay files, and a keep-alive client to the upstream.
   const files = resolveUpstreamFiles(sandboxOptions.upstream)
-  const sandbox = createSandboxCore({ ...sandboxOptions, upstream: files.option })
+  // Several instances on one store: each names itself in the journal entries it writes.
+  const sandbox = createSandboxCore({
+    ...sandboxOptions,
+    upstream: files.option,
+    instance:
+      sandboxOptions.instance ??
+      (sandboxOptions.store === undefined
+        ? undefined
+        : `${hostname()}:${process.pid}`.replace(/[^A-Za-z0-9._:@-]/g, '-').slice(-64)),
+  })
   const forwarder = sandbox.upstream.url === undefined ? undefined : createNodeForwarder()
   // One count of wrong admin tokens for the control API and the dashboard (issue 24).
   const access = createControlAccess({ adminToken, now: sandboxOptions.now })
@@ -141,7 +151,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
         })
         return
       }
-      if (handleDashboardRequest(dashboard, req, res)) return
+      if (await handleDashboardRequest(dashboard, req, res)) return
       await handleControlRequest(control, req, res)
       return
     }
