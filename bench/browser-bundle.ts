@@ -121,7 +121,7 @@ export const run = async (): Promise<void> => {
   console.log('| --- | --- | --- |')
   console.log(`| msw setupWorker, one handler (baseline) | ${kb(msw.minified)} | ${kb(msw.gzip)} |`)
   console.log(
-    `| petstore-sandbox startSandbox | ${kb(sandbox.minified)} (${(sandbox.minified / msw.minified).toFixed(2)}x) | ${kb(sandbox.gzip)} (${(sandbox.gzip / msw.gzip).toFixed(2)}x, +${kb(sandbox.gzip - msw.gzip)}; target +84 KB) |`,
+    `| petstore-sandbox startSandbox | ${kb(sandbox.minified)} (${(sandbox.minified / msw.minified).toFixed(2)}x) | ${kb(sandbox.gzip)} (${(sandbox.gzip / msw.gzip).toFixed(2)}x, +${kb(sandbox.gzip - msw.gzip)}; target +94 KB) |`,
   )
   for (const chunk of sandbox.lazy)
     console.log(`| (lazy) ${chunk.file} | ${kb(chunk.minified)} | ${kb(chunk.gzip)} |`)

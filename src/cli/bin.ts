@@ -15,6 +15,28 @@ import { resolveServeSettings, type ServeSettings } from './serve-settings.js'
 import { runVerifyCommand } from './verify-command.js'
 
 // The CLI only parses arguments and starts things (see docs/architecture.md).
+
+/** The banner's upstream mode lines (contract §17): where requests go, what is recorded or replayed. */
+const upstreamLines = (settings: ServeSettings): string => {
+  const lines: string[] = []
+  if (settings.upstream !== undefined) {
+    const url = settings.upstream.replace(/\/\/[^@/]*@/, '//***@')
+    const how = [
+      settings.upstreamKey === undefined ? 'Authorization passed through' : 'upstream key',
+      settings.strictUpstream === true ? 'strict' : 'report-only',
+      settings.localLimits === true ? 'local limits' : 'no local limits',
+    ]
+    lines.push(
+      `\n  Upstream: ${url} (${how.join(', ')}; scenarios other than default, slow, flaky answered here)`,
+    )
+  }
+  if (settings.record !== undefined) lines.push(`\n  Record:   ${settings.record}`)
+  if (settings.replay !== undefined)
+    lines.push(
+      `\n  Replay:   ${settings.replay} (unmatched: ${settings.replayFallback === 'sandbox' ? 'the sandbox answers' : '404 replay_miss'})`,
+    )
+  return lines.join('')
+}
 const fail = (code: 1 | 2, message: string): never => {
   process.stderr.write(`petstore-sandbox: ${message}\n`)
   if (code === 2) process.stderr.write('Run "petstore-sandbox --help" for the options.\n')
@@ -110,6 +132,20 @@ try {
     ...(settings.store === undefined
       ? {}
       : { store: { url: settings.store, prefix: settings.storePrefix } }),
+    ...(settings.upstream === undefined && settings.replay === undefined
+      ? {}
+      : {
+          upstream: {
+            url: settings.upstream,
+            key: settings.upstreamKey,
+            timeoutMs: settings.upstreamTimeoutMs,
+            strict: settings.strictUpstream,
+            localLimits: settings.localLimits,
+            record: settings.record,
+            replay: settings.replay,
+            replayFallback: settings.replayFallback,
+          },
+        }),
     instance: settings.instance,
     dataFile,
     adminToken,
@@ -171,7 +207,7 @@ ${keys}
   Scenario: ${store === undefined ? app.sandbox.scenario.get() : await (await app.sandbox.state.session('default')).sticky()} — per request ?__scenario=NAME or X-Sandbox-Scenario: NAME;
             one of ${scenarios};
             sticky: curl -X PUT -H "Content-Type: application/json" -d '{"name":"slow"}' ${address.url}/__sandbox/scenario
-  Control:  ${address.url}/__sandbox/${dataFile === undefined ? '' : `\n  Data:     ${dataFile}`}${store === undefined ? '' : `\n  Store:    ${store.replace(/\/\/[^@/]*@/, '//***@')} (shared state)`}
+  Control:  ${address.url}/__sandbox/${upstreamLines(settings)}${dataFile === undefined ? '' : `\n  Data:     ${dataFile}`}${store === undefined ? '' : `\n  Store:    ${store.replace(/\/\/[^@/]*@/, '//***@')} (shared state)`}
   Stop:     Ctrl+C
 `,
 )

@@ -50,6 +50,17 @@ Options:
       --store URL        keep the state in Redis, shared by every instance started with it
                          (env PETSTORE_SANDBOX_STORE; e.g. redis://127.0.0.1:6379/0)
       --store-prefix P   prefix of the Redis keys (default "petstore-sandbox:")
+      --upstream URL     forward API requests to a real deployment (its base URL, e.g.
+                         https://staging.example.test/v1) and check every answer (docs/upstream.md)
+      --upstream-key K   send "Authorization: Bearer K" upstream instead of the client's
+                         (clients then need a sandbox key; env keeps K out of the process list)
+      --upstream-timeout T  504 upstream_timeout after T (default 10s; 500ms, 30s)
+      --strict-upstream  answer 502 upstream_contract_violation instead of a violating answer
+      --local-limits     count forwarded requests against the sandbox's quotas too
+      --record FILE      write forwarded traffic to FILE as HAR 1.2 (secrets redacted)
+      --replay FILE      answer from a HAR recording (the sandbox's, or a browser's export)
+      --replay-fallback sandbox  the sandbox answers what the recording lacks (default:
+                         404 replay_miss)
       --instance NAME    this instance's name in the journal and the dashboard's feed
                          (default with --store: host:pid)
 

@@ -29,6 +29,14 @@ export const CONFIG_FILE_SCHEMA = z.strictObject({
   rateLimit: s.rateLimit.optional(),
   flaky: s.flaky.optional(),
   journalSize: s.journalSize.optional(),
+  upstream: s.upstream.optional(),
+  upstreamKey: s.upstreamKey.optional(),
+  upstreamTimeout: s.upstreamTimeout.optional(),
+  strictUpstream: s.flag.optional(),
+  localLimits: s.flag.optional(),
+  record: s.data.optional(),
+  replay: s.data.optional(),
+  replayFallback: s.replayFallback.optional(),
   limitOutOfRange: s.limitOutOfRange.optional(),
   unknownStatusFilter: s.unknownStatusFilter.optional(),
   defaultStatus: s.defaultStatus.optional(),
@@ -58,9 +66,13 @@ export const parseConfigFile = (value: unknown, file: string): ServeInput => {
       `Failed to read the config file ${file}: ${describeIssues(result.error)}. Settings: ${known}.`,
     )
   }
-  const { $schema: _, data, sessionTtl, ...settings } = result.data
+  const { $schema: _, data, sessionTtl, upstreamTimeout, record, replay, ...settings } = result.data
   const input: ServeInput = { ...settings }
   if (data !== undefined) input.dataFile = resolve(dirname(file), data)
+  // Files named in the config file are found beside it, whatever the working directory.
+  if (record !== undefined) input.record = resolve(dirname(file), record)
+  if (replay !== undefined) input.replay = resolve(dirname(file), replay)
+  if (upstreamTimeout !== undefined) input.upstreamTimeoutMs = upstreamTimeout
   if (sessionTtl !== undefined) input.sessionTtlMs = sessionTtl
   return input
 }

@@ -1,7 +1,8 @@
 // The root entry: msw 2 and 3 (the peer range) both export `http` there. The standalone
 // server never loads this file (it uses createSandboxCore), so its start-up pays nothing.
-import { type HttpHandler, http, type RequestHandler } from 'msw'
+import { bypass, type HttpHandler, http, type RequestHandler } from 'msw'
 import { LIMITS } from '../contract/limits.js'
+import type { Forwarder } from '../http/forwarder.js'
 import type { SandboxRequest } from '../http/types.js'
 import type { Answer, HandleOptions } from '../pipeline/handle-request.js'
 
@@ -40,6 +41,18 @@ const holdUnlessAborted = (ms: number, signal: AbortSignal | undefined): Promise
 }
 
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD'])
+// A Response with one of these statuses cannot have a body.
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304])
+
+// Upstream mode forwards with fetch, marked with msw's `bypass` so MSW lets it through.
+// Imported on first use: a sandbox without an upstream never loads it.
+let fetchForwarder: Promise<Forwarder> | undefined
+const forward: Forwarder = async (request) => {
+  fetchForwarder ??= import('../upstream/forward-with-fetch.js').then(({ createFetchForwarder }) =>
+    createFetchForwarder((outgoing) => bypass(outgoing)),
+  )
+  return (await fetchForwarder)(request)
+}
 
 /** Reads at most the body limit plus one byte, so an oversized body is known to be one without holding all of it. */
 const readBody = async (
@@ -100,6 +113,17 @@ const toMswResponse = async (answer: Answer, request: Request): Promise<Response
   }
   // A Response of type "error" is how MSW fails the connection.
   if (response.fault !== undefined) return Response.error()
+  const exact = response.exact
+  if (exact !== undefined) {
+    // An upstream's answer as received: its headers in order, repeated ones kept, its bytes.
+    const headers = new Headers()
+    for (const [name, value] of exact.headers) headers.append(name, value)
+    const empty = method === 'HEAD' || NULL_BODY_STATUSES.has(response.status)
+    return new Response(empty ? null : (exact.body as Uint8Array<ArrayBuffer>), {
+      status: response.status,
+      headers,
+    })
+  }
   // HEAD: the same status and headers as GET, never a body (contract §15).
   const body = method === 'HEAD' ? null : response.body
   return new Response(body, { status: response.status, headers: response.headers })
@@ -114,17 +138,19 @@ const toMswResponse = async (answer: Answer, request: Request): Promise<Response
  */
 export const createMswHandlers = (options: MswHandlersOptions): RequestHandler[] => {
   const own = options.handlers ?? []
-  const catchAll = (handleOptions: HandleOptions): HttpHandler =>
-    http.all(matchBasePath(options.origin, options.basePath), async ({ request }) => {
+  const catchAll = (handleOptions: HandleOptions): HttpHandler => {
+    const withForward: HandleOptions = { ...handleOptions, forward }
+    return http.all(matchBasePath(options.origin, options.basePath), async ({ request }) => {
       // MSW hands every handler the same Request: when the user's handlers may
       // come next, read a clone and leave them the body.
       const readable = handleOptions.passUnknownRoutes === true ? request.clone() : request
       const answer = await options.answer(
         await toSandboxRequest(readable, options.maxBodyBytes),
-        handleOptions,
+        withForward,
       )
       return answer === null ? undefined : toMswResponse(answer, request)
     })
+  }
   if (own.length === 0) return [catchAll({})]
   return [catchAll({ passUnknownRoutes: true }), ...own, catchAll({})]
 }

@@ -1,4 +1,5 @@
 import { type SetupServer, setupServer } from 'msw/node'
+import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
 import {
   type CreateSandboxOptions,
   createSandbox,
@@ -31,6 +32,9 @@ export interface NodeSandbox extends Sandbox {
  */
 export const setupSandbox = (options: NodeSandboxOptions = {}): NodeSandbox => {
   const { onUnhandledRequest = 'error', ...sandboxOptions } = options
+  // Upstream mode in Node: `record` and `replay` may name files (docs/upstream.md).
+  if (sandboxOptions.upstream !== undefined)
+    sandboxOptions.upstream = resolveUpstreamFiles(sandboxOptions.upstream).option
   const sandbox = createSandbox(sandboxOptions)
   const server = setupServer(...sandbox.handlers)
   sandbox.events.on('reset', ({ session }) => {

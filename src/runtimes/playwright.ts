@@ -1,9 +1,11 @@
 import type { RequestHandler } from 'msw'
-import type { SandboxRequest, TransportFault } from '../http/types.js'
+import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
+import type { SandboxRequest, SandboxResponse, TransportFault } from '../http/types.js'
 import { belowBasePath } from '../pipeline/locate.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import type { SandboxOptions } from '../sandbox/sandbox-options.js'
 import { crossOriginHeaders } from './cross-origin-headers.js'
+import { forwardWithRoute, type RouteFetch } from './forward-with-route.js'
 
 /**
  * The parts of Playwright's `Route` and `Request` the sandbox uses. Written
@@ -22,10 +24,12 @@ export interface RouteLike {
   fulfill(response: {
     status: number
     headers: Record<string, string>
-    body: string
+    body: string | Buffer
   }): Promise<void>
   abort(errorCode?: string): Promise<void>
   fallback(): Promise<void>
+  /** Sends the request from the page's context (upstream mode forwards with it). */
+  fetch?: RouteFetch
 }
 
 type UrlMatcher = (url: URL) => boolean
@@ -81,6 +85,32 @@ const holdUnlessGivenUp = async (
 
 type Fulfilment = Parameters<RouteLike['fulfill']>[0]
 
+/** An upstream's answer for `route.fulfill`: repeated headers joined (Set-Cookie by newlines, as Playwright wants). */
+const exactFulfilment = (response: SandboxResponse, cors: Record<string, string>): Fulfilment => {
+  // By lower-case name: the name as first sent, the values joined (a Map: any name stays a header).
+  const joined = new Map<string, [string, string]>()
+  for (const [name, value] of response.exact?.headers ?? []) {
+    const key = name.toLowerCase()
+    // CORS is between the page and the sandbox: the sandbox's headers win.
+    if (key.startsWith('access-control-')) continue
+    const seen = joined.get(key)
+    joined.set(
+      key,
+      seen === undefined
+        ? [name, value]
+        : [seen[0], `${seen[1]}${key === 'set-cookie' ? '\n' : ', '}${value}`],
+    )
+  }
+  for (const name in cors) joined.set(name.toLowerCase(), [name, cors[name] as string])
+  const headers = Object.fromEntries(joined.values())
+  const bytes = response.exact?.body ?? new Uint8Array(0)
+  return {
+    status: response.status,
+    headers,
+    body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+  }
+}
+
 /**
  * Offers a request the sandbox has no route for to the user's own MSW
  * handlers (msw is loaded only when there are some). Resolves undefined when
@@ -135,6 +165,9 @@ export const installSandbox = async (
   options: PlaywrightSandboxOptions = {},
 ): Promise<PlaywrightSandbox> => {
   const { handlers: own = [], ...coreOptions } = Object(options) as PlaywrightSandboxOptions
+  // Upstream mode: `record` and `replay` may name files (docs/upstream.md).
+  if (coreOptions.upstream !== undefined)
+    coreOptions.upstream = resolveUpstreamFiles(coreOptions.upstream).option
   const sandbox = createSandboxCore(
     typeof options === 'object' && options !== null ? coreOptions : options,
   )
@@ -164,7 +197,11 @@ export const installSandbox = async (
       headers,
       body: body === null ? null : new Uint8Array(body),
     }
-    let answer = await sandbox.answer(sandboxRequest, { passUnknownRoutes: own.length > 0 })
+    const forward = forwardWithRoute(route)
+    let answer = await sandbox.answer(sandboxRequest, {
+      passUnknownRoutes: own.length > 0,
+      forward,
+    })
     if (answer === null && own.length > 0) {
       // A path the contract does not define: the user's handlers first, then the sandbox's 404.
       const mine = await answerWithOwnHandlers(own, sandboxRequest)
@@ -179,7 +216,7 @@ export const installSandbox = async (
         })
         return
       }
-      answer = await sandbox.answer(sandboxRequest)
+      answer = await sandbox.answer(sandboxRequest, { forward })
     }
     if (answer === null) {
       await route.fallback()
@@ -196,6 +233,10 @@ export const installSandbox = async (
     }
     if (response.fault !== undefined) {
       await route.abort(ABORT_CODES[response.fault])
+      return
+    }
+    if (response.exact !== undefined) {
+      await route.fulfill(exactFulfilment(response, crossOriginHeaders({ origin, url })))
       return
     }
     await route.fulfill({

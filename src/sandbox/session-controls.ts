@@ -12,6 +12,7 @@ import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { MemorySessionState, MemoryState } from '../state/memory-state.js'
 import { SESSION_ID } from '../state/sandbox-state.js'
 import { createJournalJudge } from './judge-journal.js'
+import type { ModeControls } from './mode-controls.js'
 
 /** A scenario as the controls list it. */
 export interface ScenarioInfo {
@@ -93,6 +94,8 @@ export interface SessionControls {
    * const { operations } = await sandbox.coverage()
    */
   coverage(): Promise<CoverageReport>
+  /** How the session answers: `sandbox`, or in front of an upstream, `upstream` or `replay` (contract §17). */
+  readonly mode: ModeControls
 }
 
 /**
@@ -101,7 +104,7 @@ export interface SessionControls {
  * wraps these methods).
  *
  * @example
- * const controls = createSessionControls({ id: 'w1', state, scenarios, resolve: () => state.session('w1') })
+ * const controls = createSessionControls({ id: 'w1', state, scenarios, resolve: () => state.session('w1'), mode })
  */
 export const createSessionControls = (input: {
   id: string
@@ -109,8 +112,9 @@ export const createSessionControls = (input: {
   scenarios: ScenarioRegistry
   /** The session behind the controls (created again if it was dropped meanwhile). */
   resolve: () => MemorySessionState
+  mode: ModeControls
 }): SessionControls => {
-  const { id, state, scenarios, resolve } = input
+  const { id, state, scenarios, resolve, mode } = input
   const clock: SandboxClock = {
     now: () => resolve().now(),
     set: (time) => resolve().setClock(time),
@@ -167,5 +171,6 @@ export const createSessionControls = (input: {
     requests: { find: judge.find, expect: judge.expect },
     report: judge.report,
     coverage: judge.coverage,
+    mode,
   }
 }

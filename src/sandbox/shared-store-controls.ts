@@ -5,6 +5,7 @@ import type { PetStore } from '../db/pet-store.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { SharedState } from '../state/shared-store.js'
 import { createJournalJudge } from './judge-journal.js'
+import type { ModeControls } from './mode-controls.js'
 import type { SessionControls } from './session-controls.js'
 
 const refuse = (what: string): never => {
@@ -26,7 +27,7 @@ const refuse = (what: string): never => {
  * See docs/decisions/0014-redis-shared-state.md.
  *
  * @example
- * const own = createSharedStoreControls({ id: 'default', state, scenarios })
+ * const own = createSharedStoreControls({ id: 'default', state, scenarios, fallback, mode })
  */
 export const createSharedStoreControls = (input: {
   id: string
@@ -34,8 +35,10 @@ export const createSharedStoreControls = (input: {
   scenarios: ScenarioRegistry
   /** What a session holds before this instance has seen it. */
   fallback: { startScenario: string; baseKeys: ReadonlyMap<string, ApiKeyInfo>; now: () => number }
+  /** The session's mode, held by this instance (contract §17). */
+  mode: ModeControls
 }): SessionControls => {
-  const { id, state, scenarios, fallback } = input
+  const { id, state, scenarios, fallback, mode } = input
   const known = () => state.peek(id)
   // The store's journal holds every instance's requests: judged asynchronously, through the seam.
   const judge = createJournalJudge(id, async () => {
@@ -99,5 +102,6 @@ export const createSharedStoreControls = (input: {
     requests: { find: judge.find, expect: judge.expect },
     report: judge.report,
     coverage: judge.coverage,
+    mode,
   }
 }

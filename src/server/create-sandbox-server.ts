@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { hostname } from 'node:os'
 import type { Duplex } from 'node:stream'
+import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
 import { ApiError } from '../http/api-error.js'
 import { internalError, routeNotFound } from '../http/errors.js'
 import type { JournalRecord } from '../journal/journal.js'
@@ -22,6 +23,7 @@ import { DASHBOARD_HEADERS } from './dashboard/dashboard-headers.js'
 import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
+import { createNodeForwarder } from './forward-with-node-http.js'
 import { handleClientError, markAnswered, writeErrorAndClose } from './handle-client-error.js'
 import { SERVER_LIMITS } from './server-limits.js'
 import { answerServerIndex, describeLinks, serverLinks } from './server-links.js'
@@ -76,15 +78,19 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     throw new TypeError(
       'Failed to create the server: a data file and a shared store cannot be combined; the store (Redis) keeps the pets. Drop --data or --store.',
     )
+  // Upstream mode (contract §17): record and replay files, and a keep-alive client to the upstream.
+  const files = resolveUpstreamFiles(sandboxOptions.upstream)
   // Several instances on one store: each names itself in the journal entries it writes.
   const sandbox = createSandboxCore({
     ...sandboxOptions,
+    upstream: files.option,
     instance:
       sandboxOptions.instance ??
       (sandboxOptions.store === undefined
         ? undefined
         : `${hostname()}:${process.pid}`.replace(/[^A-Za-z0-9._:@-]/g, '-').slice(-64)),
   })
+  const forwarder = sandbox.upstream.url === undefined ? undefined : createNodeForwarder()
   // One count of wrong admin tokens for the control API and the dashboard (issue 24).
   const access = createControlAccess({ adminToken, now: sandboxOptions.now })
   const dashboard = createDashboard({ sandbox, access })
@@ -108,6 +114,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     get fallbackHost() {
       return fallbackHost
     },
+    forward: forwarder?.forward,
     onAnswered:
       onRequest === undefined
         ? (_req, record) => dashboard.count(record.status)
@@ -284,6 +291,9 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
         await sandbox.ready.catch(() => {})
         await data?.flush()
         data?.detach()
+        await sandbox.upstream.flush()
+        await files.flush()
+        forwarder?.close()
         // Hook (issue 13): the shared store's connection.
         await sandbox.disconnect()
       })()

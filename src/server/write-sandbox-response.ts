@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { SandboxResponse } from '../http/types.js'
+import type { ExactAnswer, SandboxResponse } from '../http/types.js'
 
 /** Timers of answers being held (delays, `timeout` faults), so a shutdown can cut them short. */
 export interface HeldAnswers {
@@ -43,6 +43,42 @@ export const createHeldAnswers = (maxHoldMs: number): HeldAnswers => {
   }
 }
 
+// Statuses whose answers have no body, whatever their headers say.
+const NO_BODY: ReadonlySet<number> = new Set([204, 304])
+
+/**
+ * An upstream's answer as received (contract §17): its header names and
+ * repeated headers as sent, its bytes. The sandbox's CORS headers (`extra`)
+ * replace the upstream's own: the browser talks to the sandbox.
+ */
+const writeExact = (
+  res: ServerResponse,
+  status: number,
+  exact: ExactAnswer,
+  extra: Readonly<Record<string, string>> | undefined,
+): void => {
+  const head = res.req.method === 'HEAD'
+  const withBody = !head && !NO_BODY.has(status)
+  // A flat name/value list: repeated headers stay separate lines, any name stays a header.
+  const headers: string[] = []
+  const ours = new Set<string>()
+  if (extra !== undefined)
+    for (const name in extra) {
+      headers.push(name, extra[name] as string)
+      ours.add(name.toLowerCase())
+    }
+  for (const [name, value] of exact.headers) {
+    const key = name.toLowerCase()
+    if (key === 'content-length' && withBody) continue
+    // CORS is between the browser and the sandbox: the sandbox's headers win.
+    if (key.startsWith('access-control-') && (ours.has(key) || res.hasHeader(key))) continue
+    headers.push(name, value)
+  }
+  if (withBody) headers.push('Content-Length', String(exact.body.byteLength))
+  res.writeHead(status, headers)
+  res.end(withBody ? exact.body : undefined)
+}
+
 /**
  * Writes the status, headers and body; `Content-Length` is set so keep-alive
  * needs no chunking. `extra` headers (the CORS headers of the API's hot path)
@@ -55,6 +91,10 @@ export const writeNow = (
   extra?: Readonly<Record<string, string>>,
 ): void => {
   if (res.headersSent || res.destroyed) return
+  if (response.exact !== undefined) {
+    writeExact(res, response.status, response.exact, extra)
+    return
+  }
   const body = response.body
   const headers: Record<string, string | number> = {}
   if (extra !== undefined) for (const name in extra) headers[name] = extra[name] as string

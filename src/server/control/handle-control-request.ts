@@ -16,6 +16,7 @@ import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sandbox-state.js'
 import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
+import { answerMode, ModeBodySchema } from './answer-mode.js'
 import { checkControlOrigin } from './check-control-origin.js'
 import type { ControlAccess } from './create-control-access.js'
 import { coverRequests, expectRequests, listRequests, reportRequests } from './judge-routes.js'
@@ -150,6 +151,10 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
     await session.setSticky(name)
     return jsonResponse(200, await scenarioBody(ctx, session))
   })
+  .add('GET', '/mode', async (ctx, { session }) => answerMode(ctx.sandbox, session.id))
+  .add('PUT', '/mode', async (ctx, { session, body }) =>
+    answerMode(ctx.sandbox, session.id, await body(ModeBodySchema)),
+  )
   .add('GET', '/clock', async (_ctx, { session }) => jsonResponse(200, await clockBody(session)))
   .add('POST', '/clock', async (_ctx, { session, body }) => {
     const { advanceMs, now, realTime } = await body(ClockBodySchema)

@@ -453,6 +453,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How the session answers
+         * @description Upstream mode (see docs/upstream.md): whether the session selected with `__session` / `X-Sandbox-Session` is answered by the sandbox, forwarded to the upstream, or answered from a recording, and what the sandbox was started with.
+         */
+        get: operations["getMode"];
+        /**
+         * Move the session to another mode
+         * @description Takes effect with the next request; a reset (or a dropped session) goes back to the start mode. Local only: nothing is sent to the upstream.
+         */
+        put: operations["setMode"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -711,6 +735,16 @@ export interface components {
             code?: string | null;
             /** @description True when the client went away before the answer (or the fault) reached it: a held answer (a `slow` delay, a `timeout`) it gave up on. */
             aborted?: boolean;
+            /**
+             * @description Where the answer came from: the sandbox, the upstream (a forwarded request, whatever came back), or a recording.
+             * @enum {string}
+             */
+            source?: "sandbox" | "upstream" | "replay";
+            /** @description Rules of the contract the upstream's (or the recording's) answer broke, by stable id (`spec.<area>.<rule>`, `gap.<setting>`); empty otherwise. */
+            violations?: {
+                rule: string;
+                message: string;
+            }[];
         };
         SandboxJournalMessage: {
             /** @description Lower-case header names; `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and `X-Api-Key` redacted. */
@@ -885,6 +919,56 @@ export interface components {
                 /** @description Statuses (as text), headers and faults never met. */
                 unmet: string[];
             }[];
+        };
+        /** @description Upstream mode (the `upstream` option, `--upstream`): the upstream could not be reached (`upstream_unavailable`: connection refused or reset, DNS or TLS failure), or, with `--strict-upstream`, its answer broke a `spec.*` rule of the contract (`upstream_contract_violation`; the message and `details` name each rule, `details[].field` being the rule id). Any forwarded operation may answer it, with the rate-limit headers. */
+        UpstreamBadGatewayError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "upstream_unavailable" | "upstream_contract_violation";
+            /** @constant */
+            status?: 502;
+        };
+        /** @description Upstream mode: the upstream did not answer within the upstream timeout (10 s unless `--upstream-timeout`). Any forwarded operation may answer it, with the rate-limit headers. */
+        UpstreamTimeoutError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "upstream_timeout";
+            /** @constant */
+            status?: 504;
+        };
+        /** @description Replay mode (`--replay FILE`): the recording holds no answer for this request (method, path, query and a POST body); `details[0].message` names it. With `--replay-fallback sandbox` the sandbox answers instead. */
+        ReplayMissError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "replay_miss";
+            /** @constant */
+            status?: 404;
+            details: unknown[];
+        };
+        ModeUnavailableError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "mode_unavailable";
+            /** @constant */
+            status?: 409;
+            details: unknown[];
+        };
+        SandboxMode: {
+            /** @description How this session answers: the sandbox itself, the upstream (forwarded, every answer checked), or the recording. */
+            mode: components["schemas"]["SandboxModeName"];
+            /** @description The modes this sandbox has: `sandbox`, plus `upstream` with `--upstream` and `replay` with `--replay`. */
+            modes: components["schemas"]["SandboxModeName"][];
+            /** @description The upstream's base URL (a password in it hidden), or null. */
+            upstream: string | null;
+            /** @description The recording being replayed: answers indexed and entries skipped (outside the base path), or null. */
+            replay: {
+                answers: number;
+                skipped: number;
+            } | null;
+            /** @description Forwarded answers recorded so far (`--record`). */
+            recorded: number;
+        };
+        /** @enum {string} */
+        SandboxModeName: "sandbox" | "upstream" | "replay";
+        SandboxModeChange: {
+            /** @description The mode to move the session to. */
+            mode: components["schemas"]["SandboxModeName"];
         };
     };
     responses: {
@@ -1239,6 +1323,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["ExpectationNotMetError"];
+            };
+        };
+        /** @description The sandbox was started without what that mode needs (`mode_unavailable`): `upstream` needs `--upstream`, `replay` needs `--replay`. */
+        ModeUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ModeUnavailableError"];
             };
         };
     };
@@ -2122,6 +2215,64 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+        };
+    };
+    getMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session's mode. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxMode"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+        };
+    };
+    setMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mode": "sandbox"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxModeChange"];
+            };
+        };
+        responses: {
+            /** @description The session's mode, now the one given. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxMode"];
+                };
+            };
+            400: components["responses"]["ControlBadRequest"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            409: components["responses"]["ModeUnavailable"];
+            413: components["responses"]["ControlPayloadTooLarge"];
             429: components["responses"]["ControlTooManyRequests"];
         };
     };
