@@ -136,6 +136,8 @@ export interface SeededSnapshotOptions extends SeedOptions {
 }
 
 const SNAPSHOT_CACHE_SIZE = 4
+/** Pages a store remembers between changes (then it starts over). */
+const PAGE_CACHE_SIZE = 256
 const seededSnapshots = new Map<string, ReadonlyPetStoreSnapshot>()
 
 /**
@@ -206,6 +208,8 @@ export class PetStore implements PetRecords {
   )
   private nextId = 1
   private readonly listeners = new Set<PetStoreListener>()
+  /** Pages read since the last change, by query (emptied by every change). */
+  private readonly pages = new Map<string, PetPage>()
 
   /** A store holding the seeded pets (ids 1..count), from the cached `seededSnapshot`. */
   static async seeded(options: SeedOptions = {}): Promise<PetStore> {
@@ -222,7 +226,23 @@ export class PetStore implements PetRecords {
     return this.base[id - 1] ?? this.byId.get(id)
   }
 
+  /**
+   * A page; the same query answers the same page object until the store
+   * changes, so a client polling a list costs neither a slice nor, in the
+   * operation that serializes it, a new body (decision 0021).
+   */
   list(query: ListPetsQuery): PetPage {
+    const key = `${query.status ?? ''}|${query.afterId ?? ''}|${query.offset ?? ''}|${query.limit}`
+    let page = this.pages.get(key)
+    if (page === undefined) {
+      if (this.pages.size >= PAGE_CACHE_SIZE) this.pages.clear()
+      page = this.readPage(query)
+      this.pages.set(key, page)
+    }
+    return page
+  }
+
+  private readPage(query: ListPetsQuery): PetPage {
     const index =
       query.status === undefined ? this.all : (this.byStatus.get(query.status) as SortedIds)
     const ids = index.slice(query.afterId, query.limit + 1, query.offset)
@@ -311,6 +331,7 @@ export class PetStore implements PetRecords {
 
   /** Empties the store; with no delete hooks on the collection, in O(1) (`clear()` is O(n²)). */
   private clear(): void {
+    this.pages.clear()
     if (this.collection.hooks.listenerCount('delete') === 0) this.collection.all().length = 0
     else this.collection.clear()
     this.base = []
@@ -352,6 +373,7 @@ export class PetStore implements PetRecords {
   }
 
   private index(stored: Pet): void {
+    this.pages.clear()
     this.byId.set(stored.id, stored)
     this.all.insert(stored.id)
     this.byStatus.get(stored.status)?.insert(stored.id)

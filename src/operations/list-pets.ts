@@ -2,10 +2,12 @@ import type { FidelitySettings } from '../contract/fidelity.js'
 import { LIMITS } from '../contract/limits.js'
 import { type PetStatus, PetStatusSchema } from '../contract/pet.js'
 import { petsJson } from '../db/pet-json.js'
+import type { PetPage } from '../db/pet-records.js'
 import { invalidParameter } from '../http/errors.js'
 import { clampInteger, parsePositiveInteger, singleParam } from '../http/query.js'
+import type { SandboxResponse } from '../http/types.js'
 import { decodeCursor, encodeCursor } from './cursor.js'
-import { defineOperation } from './operation.js'
+import { defineOperation, type SandboxSettings } from './operation.js'
 
 const CLAMP = {
   min: LIMITS.listLimitMin,
@@ -64,6 +66,43 @@ const readPosition = (
   return {}
 }
 
+const NO_PETS: PetPage = { pets: [], total: 0, nextAfterId: undefined }
+
+/** The answer of a page, by the origin its Link names (a page object is its store's, and never changes). */
+const answered = new WeakMap<PetPage, { origin: string; answer: SandboxResponse }>()
+
+/** The 200 of a page: the body, the total-count header and the next link (frozen: it is shared). */
+const answerPage = (
+  page: PetPage,
+  input: {
+    url: URL
+    settings: SandboxSettings
+    limit: number
+    status: PetStatus | 'none' | undefined
+    position: { offset?: number | undefined }
+  },
+): SandboxResponse => {
+  const { url, settings, limit, status, position } = input
+  const { fidelity } = settings
+  // A computed key in a literal is an own property, whatever the configured name (issue 24).
+  const headers: Record<string, string> =
+    fidelity.totalCountHeader === false
+      ? { 'Content-Type': 'application/json' }
+      : { 'Content-Type': 'application/json', [fidelity.totalCountHeader]: String(page.total) }
+  if (page.nextAfterId !== undefined && fidelity.pagination !== 'none') {
+    // Only the API's own parameters: sandbox flags (__scenario, __session, …) never travel in
+    // links. Every value is URL-safe as it is (digits, a status word, base64url): no encoding.
+    let next = `limit=${limit}`
+    if (status !== undefined && status !== 'none') next += `&status=${status}`
+    next +=
+      fidelity.pagination === 'offset'
+        ? `&offset=${(position.offset ?? 0) + page.pets.length}`
+        : `&cursor=${encodeCursor(page.nextAfterId)}`
+    headers.Link = `<${url.origin}${settings.basePath}/pets?${next}>; rel="next"`
+  }
+  return Object.freeze({ status: 200, headers: Object.freeze(headers), body: petsJson(page.pets) })
+}
+
 /**
  * GET /pets (listPets): ascending ids, `limit`, `status` and paging (an
  * opaque `cursor` by default); `Link: rel="next"` while more follow and
@@ -87,23 +126,12 @@ export const listPets = defineOperation({
         ? undefined
         : store.list({ status, limit, afterId: position.afterId, offset: position.offset })
     if (page instanceof Promise) page = await page
-    page ??= { pets: [], total: 0, nextAfterId: undefined }
-    // A computed key in a literal is an own property, whatever the configured name (issue 24).
-    const headers: Record<string, string> =
-      fidelity.totalCountHeader === false
-        ? { 'Content-Type': 'application/json' }
-        : { 'Content-Type': 'application/json', [fidelity.totalCountHeader]: String(page.total) }
-    if (page.nextAfterId !== undefined && fidelity.pagination !== 'none') {
-      // Only the API's own parameters: sandbox flags (__scenario, __session, …) never travel in
-      // links. Every value is URL-safe as it is (digits, a status word, base64url): no encoding.
-      let next = `limit=${limit}`
-      if (status !== undefined && status !== 'none') next += `&status=${status}`
-      next +=
-        fidelity.pagination === 'offset'
-          ? `&offset=${(position.offset ?? 0) + page.pets.length}`
-          : `&cursor=${encodeCursor(page.nextAfterId)}`
-      headers.Link = `<${url.origin}${settings.basePath}/pets?${next}>; rel="next"`
-    }
-    return { status: 200, headers, body: petsJson(page.pets) }
+    if (page === undefined) return answerPage(NO_PETS, { url, settings, limit, status, position })
+    // A store answers a repeated query with the same page: its answer is made once (decision 0021).
+    const made = answered.get(page)
+    if (made !== undefined && made.origin === url.origin) return made.answer
+    const answer = answerPage(page, { url, settings, limit, status, position })
+    answered.set(page, { origin: url.origin, answer })
+    return answer
   },
 })

@@ -54,6 +54,7 @@ export const runScenario = async (
       response = error.toResponse()
     }
   }
-  if (delayMs !== undefined && delayMs > 0) response.delayMs = delayMs
+  // A copy: an operation may answer a shared, frozen value (a cached list page).
+  if (delayMs !== undefined && delayMs > 0) return { ...response, delayMs }
   return response
 }
