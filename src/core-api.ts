@@ -20,6 +20,7 @@ export {
   createSandboxCore,
   type HandleInput,
   type HandleOptions,
+  type ResetOptions,
   type SandboxCore,
   type ScenarioInfo,
   type SessionControls,
@@ -35,4 +36,5 @@ export {
 } from './scenarios/define-scenario.js'
 export { MAX_DELAY_MS, readDelayParam } from './scenarios/read-delay-param.js'
 export { BUILT_IN_SCENARIOS } from './scenarios/scenario-registry.js'
+export type { OwnHandler } from './handlers/check-own-handlers.js'
 export type { SandboxEvents } from './state/sandbox-events.js'

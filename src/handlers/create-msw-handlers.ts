@@ -4,6 +4,7 @@ import { type HttpHandler, http, type RequestHandler } from 'msw'
 import { LIMITS } from '../contract/limits.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { HandleOptions } from '../pipeline/handle-request.js'
+import type { OwnHandler } from './check-own-handlers.js'
 
 export interface MswHandlersOptions {
   handle: (request: SandboxRequest, options?: HandleOptions) => Promise<SandboxResponse | null>
@@ -11,7 +12,7 @@ export interface MswHandlersOptions {
   /** Restrict to one origin; undefined matches any origin. */
   origin: string | undefined
   /** The user's own handlers, for paths the contract does not define (under the base path too). */
-  handlers?: readonly RequestHandler[] | undefined
+  handlers?: readonly OwnHandler[] | undefined
 }
 
 // setTimeout is looked up at each call, so vitest's fake timers control the delay.
@@ -75,7 +76,10 @@ export const toMswResponse = async (
  * sandbox's answer for what nobody took (401, 429 or 404 route_not_found).
  */
 export const createMswHandlers = (options: MswHandlersOptions): RequestHandler[] => {
-  const own = options.handlers ?? []
+  // A plain function becomes a handler for every URL: it passes on by returning undefined.
+  const own = (options.handlers ?? []).map((handler) =>
+    typeof handler === 'function' ? http.all(/.*/, ({ request }) => handler(request)) : handler,
+  )
   const catchAll = (handleOptions: HandleOptions): HttpHandler =>
     http.all(matchBasePath(options.origin, options.basePath), async ({ request }) => {
       // MSW hands every handler the same Request: when the user's handlers may

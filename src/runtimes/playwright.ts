@@ -1,4 +1,5 @@
-import type { RequestHandler } from 'msw'
+import { answerWithOwnHandlers } from '../handlers/answer-with-own-handlers.js'
+import { checkOwnHandlers, type OwnHandler } from '../handlers/check-own-handlers.js'
 import type { SandboxRequest, TransportFault } from '../http/types.js'
 import { belowBasePath } from '../pipeline/locate.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
@@ -36,10 +37,11 @@ export interface RouteTarget {
 
 export interface PlaywrightSandboxOptions extends SandboxOptions {
   /**
-   * Your own MSW handlers, for paths under the base path that the contract
-   * does not define (msw is loaded only when you pass some).
+   * Your own handlers (MSW handlers or functions `(request) => Response | undefined`)
+   * for any URL the page requests that the contract does not define, under
+   * the base path and outside it (msw is loaded only when you pass MSW handlers).
    */
-  handlers?: readonly RequestHandler[]
+  handlers?: readonly OwnHandler[]
 }
 
 /** A sandbox answering a Playwright page's (or context's) requests from the test process. */
@@ -56,38 +58,44 @@ const ABORT_CODES: Readonly<Record<TransportFault, string>> = {
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
-type Fulfilment = Parameters<RouteLike['fulfill']>[0]
+const toFetchRequest = (request: SandboxRequest): Request =>
+  new Request(request.url, {
+    method: request.method,
+    headers: Object.entries(request.headers).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+    body:
+      request.method === 'GET' || request.method === 'HEAD' || request.body === null
+        ? null
+        : new Uint8Array(request.body),
+  })
 
 /**
- * Offers a request the sandbox has no route for to the user's own MSW
- * handlers (msw is loaded only when there are some). Resolves undefined when
- * none answers, 'failed' for `HttpResponse.error()`.
+ * Offers a request the sandbox does not answer to the user's own handlers,
+ * and fulfils (or aborts, for `Response.error()`) the route with their
+ * answer. Resolves false when none answers.
  */
-const answerWithOwnHandlers = async (
-  handlers: readonly RequestHandler[],
+const fulfilWithOwnHandlers = async (
+  route: RouteLike,
+  handlers: readonly OwnHandler[],
   request: SandboxRequest,
-): Promise<Fulfilment | 'failed' | undefined> => {
-  const { getResponse } = await import('msw')
-  const response = await getResponse(
-    [...handlers],
-    new Request(request.url, {
-      method: request.method,
-      headers: Object.entries(request.headers).filter(
-        (entry): entry is [string, string] => entry[1] !== undefined,
-      ),
-      body:
-        request.method === 'GET' || request.method === 'HEAD' || request.body === null
-          ? null
-          : new Uint8Array(request.body),
-    }),
-  )
-  if (response === undefined) return undefined
-  if (response.type === 'error') return 'failed'
-  return {
-    status: response.status,
-    headers: Object.fromEntries(response.headers),
-    body: await response.text(),
+  origin: string | undefined,
+): Promise<boolean> => {
+  const response = await answerWithOwnHandlers(handlers, toFetchRequest(request))
+  if (response === undefined) return false
+  if (response.type === 'error') {
+    await route.abort('failed')
+    return true
   }
+  await route.fulfill({
+    status: response.status,
+    headers: {
+      ...Object.fromEntries(response.headers),
+      ...crossOriginHeaders({ origin, url: request.url }),
+    },
+    body: await response.text(),
+  })
+  return true
 }
 
 /**
@@ -97,10 +105,11 @@ const answerWithOwnHandlers = async (
  * sandbox, so the test holds the controls. Cross-origin requests get the CORS
  * headers the standalone server would send.
  *
- * Your own handlers: MSW handlers in the `handlers` option answer paths the
- * contract does not define (msw is loaded only then); a `page.route()` you
- * add after `installSandbox` runs first for any path (Playwright runs the
- * newest route first) and can `route.fallback()` to the sandbox.
+ * Your own handlers: the `handlers` option (MSW handlers or plain functions)
+ * answers any URL the page requests that the contract does not define, under
+ * the base path and outside it; a `page.route()` you add after
+ * `installSandbox` runs first for any path (Playwright runs the newest route
+ * first) and can `route.fallback()` to the sandbox.
  *
  * @example
  * const sandbox = await installSandbox(page, { baseUrl: 'https://api.example.test/v1' })
@@ -111,13 +120,17 @@ export const installSandbox = async (
   target: RouteTarget,
   options: PlaywrightSandboxOptions = {},
 ): Promise<PlaywrightSandbox> => {
-  const { handlers: own = [], ...coreOptions } = Object(options) as PlaywrightSandboxOptions
+  const { handlers, ...coreOptions } = Object(options) as PlaywrightSandboxOptions
+  const own = checkOwnHandlers(handlers, 'install the sandbox')
   const sandbox = createSandboxCore(
     typeof options === 'object' && options !== null ? coreOptions : options,
   )
-  const matches: UrlMatcher = (candidate) =>
+  const inApi: UrlMatcher = (candidate) =>
     (sandbox.origin === undefined || candidate.origin === sandbox.origin) &&
     belowBasePath(candidate.pathname, sandbox.basePath) !== undefined
+  // With handlers of your own, every URL the page requests is offered to them
+  // (the order rule of every runtime); without, only the API's are routed.
+  const matches: UrlMatcher = own.length === 0 ? inApi : () => true
 
   const handler = async (route: RouteLike): Promise<void> => {
     const request = route.request()
@@ -125,6 +138,12 @@ export const installSandbox = async (
     const method = request.method()
     const headers = await request.allHeaders()
     const origin = headers.origin
+    if (!inApi(new URL(url))) {
+      const body = request.postDataBuffer()
+      const outside = { method, url, headers, body: body === null ? null : new Uint8Array(body) }
+      if (!(await fulfilWithOwnHandlers(route, own, outside, origin))) await route.fallback()
+      return
+    }
     if (method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) {
       // A CORS preflight: answered like the standalone server does, without key or quota.
       await route.fulfill({
@@ -144,18 +163,7 @@ export const installSandbox = async (
     let response = await sandbox.handle(sandboxRequest, { passUnknownRoutes: own.length > 0 })
     if (response === null && own.length > 0) {
       // A path the contract does not define: the user's handlers first, then the sandbox's 404.
-      const mine = await answerWithOwnHandlers(own, sandboxRequest)
-      if (mine === 'failed') {
-        await route.abort('failed')
-        return
-      }
-      if (mine !== undefined) {
-        await route.fulfill({
-          ...mine,
-          headers: { ...mine.headers, ...crossOriginHeaders({ origin, url }) },
-        })
-        return
-      }
+      if (await fulfilWithOwnHandlers(route, own, sandboxRequest, origin)) return
       response = await sandbox.handle(sandboxRequest)
     }
     if (response === null) {

@@ -11,17 +11,20 @@ import { createMemoryState } from '../state/memory-state.js'
 import type { SandboxEvents } from '../state/sandbox-events.js'
 import {
   DEFAULT_SESSION,
+  dropOtherSessions,
   type SandboxState,
   SESSION_ID,
   type SessionSummary,
 } from '../state/sandbox-state.js'
 import { openSharedState, type SharedState } from '../state/shared-store.js'
 import { type HandleInput, normalizeRequest } from './normalize-request.js'
+import { type ResetOptions, readResetScope } from './reset-options.js'
 import { resolveOptions } from './resolve-options.js'
 import type { SandboxOptions } from './sandbox-options.js'
 import { createSessionControls, type SessionControls } from './session-controls.js'
 import { createSharedStoreControls } from './shared-store-controls.js'
 
+export type { ResetOptions } from './reset-options.js'
 export type { ScenarioInfo, SessionControls } from './session-controls.js'
 
 /** A session as `sessions.list()` shows it. */
@@ -29,6 +32,12 @@ export type SessionInfo = SessionSummary
 
 /** A running sandbox without MSW: the runtime-free core, the default session's controls, and the other sessions. */
 export interface SandboxCore extends SessionControls {
+  /**
+   * Back to the seeded pets, the start scenario, the real clock, fresh quotas
+   * and bans, no run-time keys, an empty journal. `{ sessions: 'all' }` also
+   * drops every other session and the keys bound to them.
+   */
+  reset(options?: ResetOptions): Promise<void>
   /** The API's path prefix, e.g. `/v1`. */
   readonly basePath: string
   /** The one origin the sandbox answers for (from a full `baseUrl`), or undefined for any. */
@@ -139,10 +148,16 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
         })
       : createSessionControls({ id, state: memory, scenarios, resolve: () => memory.session(id) })
   const own = controlsOf(DEFAULT_SESSION)
+  const resetDefault = own.reset
   const answer = (request: HandleInput, handleOptions?: HandleOptions) =>
     handleRequest(ctx, normalizeRequest(request), handleOptions)
 
   return Object.assign(own, {
+    reset: async (resetOptions?: ResetOptions) => {
+      // Through the state seam, so it holds in memory and on a shared store alike.
+      if (readResetScope(resetOptions) === 'all') await dropOtherSessions(state)
+      await resetDefault()
+    },
     basePath: settings.basePath,
     origin,
     answer,

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
+import { checkOwnHandlers } from '../handlers/check-own-handlers.js'
 import { ApiError } from '../http/api-error.js'
 import { internalError, routeNotFound } from '../http/errors.js'
 import type { JournalEntry } from '../journal/journal.js'
@@ -9,7 +10,6 @@ import { belowBasePath } from '../pipeline/locate.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { answerApiOrOwnHandlers } from './answer-api-or-own-handlers.js'
 import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js'
-import { answerWithMswHandlers } from './answer-with-msw-handlers.js'
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { checkRequestHead } from './check-request-head.js'
 import { checkControlOrigin } from './control/check-control-origin.js'
@@ -21,6 +21,7 @@ import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
 import { handleClientError, markAnswered, writeErrorAndClose } from './handle-client-error.js'
+import { serveOwnHandlers } from './serve-own-handlers.js'
 import { SERVER_LIMITS } from './server-limits.js'
 import { answerServerIndex, describeLinks, serverLinks } from './server-links.js'
 // Issue 13: makes the `store` option (Redis) available to the sandboxes this module creates.
@@ -62,7 +63,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     adminToken,
     allowedHosts = [],
     dataFile,
-    handlers = [],
+    handlers: givenHandlers,
     onRequest,
     timeouts = {},
     cors: corsOptions,
@@ -74,6 +75,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     throw new TypeError(
       'Failed to create the server: a data file and a shared store cannot be combined; the store (Redis) keeps the pets. Drop --data or --store.',
     )
+  const handlers = checkOwnHandlers(givenHandlers, 'create the server')
   const sandbox = createSandboxCore(sandboxOptions)
   const dashboard = createDashboard({ sandbox, adminToken })
   const basePath = sandbox.basePath
@@ -137,7 +139,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
       } else if (await answerApiOrOwnHandlers({ api, handlers, req, res, url, basePathHint }))
         return
     } else if (url !== undefined && handlers.length > 0) {
-      if (await answerWithMswHandlers(handlers, req, res, url)) return
+      if (await serveOwnHandlers(handlers, req, res, url)) return
     }
     if (path === '/') {
       writeNow(res, answerServerIndex(req.method ?? 'GET', links))

@@ -1,5 +1,5 @@
 import type { CorsOptions } from 'cors'
-import type { RequestHandler } from 'msw'
+import type { OwnHandler } from '../handlers/check-own-handlers.js'
 import type { SandboxOptions } from '../sandbox/sandbox-options.js'
 import type { RequestLogEntry } from './format-log-line.js'
 
@@ -12,14 +12,15 @@ export interface SandboxServerOptions extends SandboxOptions {
    * the control API answers (`--allowed-host`). Guards against DNS rebinding (contract §14).
    */
   allowedHosts?: readonly string[]
-  /** Keep the pets in this JSON file (created when absent). See the README's "Persistence". */
+  /** Keep the pets in this JSON file (created when absent). See docs/server.md, "The data file". */
   dataFile?: string
   /**
-   * Your own MSW handlers: for paths outside the API and the control API, and
-   * for paths under the base path that the contract does not define (a path
-   * nobody answers is still 404 `route_not_found`).
+   * Your own handlers (MSW handlers, or functions `(request) => Response | undefined`):
+   * for paths outside the API and the control API, and for paths under the
+   * base path that the contract does not define (a path nobody answers is
+   * still 404 `route_not_found`).
    */
-  handlers?: readonly RequestHandler[]
+  handlers?: readonly OwnHandler[]
   /** CORS options for the `cors` package, or false to send no CORS headers (default: contract §11). */
   cors?: CorsOptions | false
   /** Called once per finished request (the CLI's request log). */
