@@ -24,11 +24,13 @@ export const cliHelp = (scenarios: readonly HelpScenario[]): string => {
     .map((s) => `  ${s.name.padEnd(width)}  ${shorten(s.description, 92 - width)}`)
     .join('\n')
   return `Usage: petstore-sandbox [options]
+       petstore-sandbox init [FILE]   write a commented starter config (default petstore-sandbox.config.mjs)
 
 Serves a sandbox of the Pet Store API on http://127.0.0.1:4010/v1.
 
 Options:
-  -c, --config FILE      read settings from FILE (JSON, or a .js/.mjs module's default export)
+  -c, --config FILE      read settings from FILE: JSON, or a .js/.mjs module's default export
+                         (with your own handlers and scenarios; .ts/.mts where Node runs TypeScript)
   -p, --port N           port (default 4010; 0 picks a free port)
       --host HOST        interface to listen on (default 127.0.0.1; 0.0.0.0 for every one)
       --seed N           faker seed of the seeded pets (same seed, same pets)
@@ -59,7 +61,7 @@ which wins over the config file, which wins over the default.
 Scenarios:
 ${list}
 
-Control API: http://127.0.0.1:4010/__sandbox/ (see the README).
+Control API: http://127.0.0.1:4010/__sandbox/ (the routes: docs/control-api.md).
 Exit codes: 0 stopped by SIGINT/SIGTERM, 1 failed to start, 2 bad arguments or config file.
 `
 }

@@ -1,4 +1,6 @@
 import type { KeyOption } from '../auth/key-registry.js'
+import type { OwnHandler } from '../handlers/check-own-handlers.js'
+import type { Scenario } from '../scenarios/define-scenario.js'
 import { CliUsageError } from './cli-usage-error.js'
 
 /** What the server is started with, once flags, environment, config file and defaults are merged. */
@@ -29,6 +31,10 @@ export interface ServeSettings {
   flaky: { rate?: number; seed?: number } | undefined
   /** Config file only: how many requests the journal keeps. */
   journalSize: number | undefined
+  /** Config file only (.js/.mjs/TypeScript): your own handlers. */
+  handlers: readonly OwnHandler[] | undefined
+  /** Config file only (.js/.mjs/TypeScript): your own scenarios. */
+  scenarios: readonly Scenario[] | undefined
 }
 
 /** One source of settings (the flags, the environment or the config file): only what it sets. */
@@ -83,5 +89,7 @@ const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
     rateLimit: first('rateLimit'),
     flaky: first('flaky'),
     journalSize: first('journalSize'),
+    handlers: first('handlers'),
+    scenarios: first('scenarios'),
   }
 }

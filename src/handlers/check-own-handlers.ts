@@ -16,6 +16,15 @@ const isMswHandler = (handler: unknown): handler is RequestHandler =>
   typeof (handler as { run?: unknown }).run === 'function'
 
 /**
+ * Whether a value can be one of your own handlers: an MSW handler or a function.
+ *
+ * @example
+ * isOwnHandler(http.get('*\/health', resolver)) // true
+ */
+export const isOwnHandler = (value: unknown): value is OwnHandler =>
+  typeof value === 'function' || isMswHandler(value)
+
+/**
  * Checks a `handlers` option: an array of MSW handlers and plain functions.
  * Throws a TypeError naming the first bad entry.
  *
@@ -24,15 +33,10 @@ const isMswHandler = (handler: unknown): handler is RequestHandler =>
  */
 export const checkOwnHandlers = (handlers: unknown, what: string): readonly OwnHandler[] => {
   if (handlers === undefined) return []
+  const rule = 'MSW handlers or functions (request) => Response | undefined'
   if (!Array.isArray(handlers))
-    throw new TypeError(
-      `Failed to ${what}: handlers must be an array of MSW handlers or functions (request) => Response | undefined, got ${handlers === null ? 'null' : typeof handlers}.`,
-    )
-  handlers.forEach((handler: unknown, index) => {
-    if (typeof handler !== 'function' && !isMswHandler(handler))
-      throw new TypeError(
-        `Failed to ${what}: handlers[${index}] is neither an MSW handler nor a function (request) => Response | undefined. Pass http.get(…) handlers or functions.`,
-      )
-  })
+    throw new TypeError(`Failed to ${what}: handlers must be a list of ${rule}.`)
+  const bad = handlers.findIndex((handler: unknown) => !isOwnHandler(handler))
+  if (bad !== -1) throw new TypeError(`Failed to ${what}: handlers[${bad}] is not one of ${rule}.`)
   return handlers as readonly OwnHandler[]
 }

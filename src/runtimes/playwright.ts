@@ -2,8 +2,9 @@ import { answerWithOwnHandlers } from '../handlers/answer-with-own-handlers.js'
 import { checkOwnHandlers, type OwnHandler } from '../handlers/check-own-handlers.js'
 import type { SandboxRequest, TransportFault } from '../http/types.js'
 import { belowBasePath } from '../pipeline/locate.js'
+import { checkOptionNames } from '../sandbox/check-option-names.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
-import type { SandboxOptions } from '../sandbox/sandbox-options.js'
+import { SANDBOX_OPTION_NAMES, type SandboxOptions } from '../sandbox/sandbox-options.js'
 import { crossOriginHeaders } from './cross-origin-headers.js'
 
 /**
@@ -35,7 +36,7 @@ export interface RouteTarget {
   unroute(url: UrlMatcher, handler?: (route: RouteLike) => Promise<void>): Promise<unknown>
 }
 
-export interface PlaywrightSandboxOptions extends SandboxOptions {
+export interface PlaywrightSandboxOptions<S extends string = never> extends SandboxOptions<S> {
   /**
    * Your own handlers (MSW handlers or functions `(request) => Response | undefined`)
    * for any URL the page requests that the contract does not define, under
@@ -44,8 +45,13 @@ export interface PlaywrightSandboxOptions extends SandboxOptions {
   handlers?: readonly OwnHandler[]
 }
 
+export const PLAYWRIGHT_OPTION_NAMES = [
+  ...SANDBOX_OPTION_NAMES,
+  'handlers',
+] as const satisfies readonly (keyof PlaywrightSandboxOptions)[]
+
 /** A sandbox answering a Playwright page's (or context's) requests from the test process. */
-export interface PlaywrightSandbox extends SandboxCore {
+export interface PlaywrightSandbox<S extends string = never> extends SandboxCore<S> {
   /** Stops routing; the page's requests go to the network again. */
   uninstall(): Promise<void>
 }
@@ -116,11 +122,12 @@ const fulfilWithOwnHandlers = async (
  * sandbox.scenario.set('unavailable')
  * await page.goto('http://localhost:5173/')
  */
-export const installSandbox = async (
+export const installSandbox = async <const S extends string = never>(
   target: RouteTarget,
-  options: PlaywrightSandboxOptions = {},
-): Promise<PlaywrightSandbox> => {
-  const { handlers, ...coreOptions } = Object(options) as PlaywrightSandboxOptions
+  options: PlaywrightSandboxOptions<S> = {},
+): Promise<PlaywrightSandbox<S>> => {
+  checkOptionNames(options, PLAYWRIGHT_OPTION_NAMES, 'install the sandbox')
+  const { handlers, ...coreOptions } = Object(options) as PlaywrightSandboxOptions<S>
   const own = checkOwnHandlers(handlers, 'install the sandbox')
   const sandbox = createSandboxCore(
     typeof options === 'object' && options !== null ? coreOptions : options,

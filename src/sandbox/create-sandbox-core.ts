@@ -30,8 +30,11 @@ export type { ScenarioInfo, SessionControls } from './session-controls.js'
 /** A session as `sessions.list()` shows it. */
 export type SessionInfo = SessionSummary
 
-/** A running sandbox without MSW: the runtime-free core, the default session's controls, and the other sessions. */
-export interface SandboxCore extends SessionControls {
+/**
+ * A running sandbox without MSW: the runtime-free core, the default session's
+ * controls, and the other sessions. `S` is the names of your own scenarios.
+ */
+export interface SandboxCore<S extends string = never> extends SessionControls<S> {
   /**
    * Back to the seeded pets, the start scenario, the real clock, fresh quotas
    * and bans, no run-time keys, an empty journal. `{ sessions: 'all' }` also
@@ -67,7 +70,7 @@ export interface SandboxCore extends SessionControls {
    */
   disconnect(): Promise<void>
   /** The controls of one session, created on first use (the same controls as the sandbox's own). */
-  session(id: string): SessionControls
+  session(id: string): SessionControls<S>
   /** @internal The rate limiter of a live session, for the dashboard's read-only gauges (`snapshot`). */
   limiterOf(id: string): RateLimiter | undefined
   readonly sessions: {
@@ -92,7 +95,9 @@ export interface SandboxCore extends SessionControls {
  * const core = createSandboxCore({ seed: 1 })
  * const response = await core.handle({ method: 'GET', url: 'http://x/v1/pets', headers: {}, body: null })
  */
-export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => {
+export const createSandboxCore = <const S extends string = never>(
+  options: SandboxOptions<S> = {},
+): SandboxCore<S> => {
   const { origin, settings } = resolveOptions(options)
   const scenarios = createScenarioRegistry(
     options.scenarios,
@@ -134,7 +139,8 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
   const state: SandboxState = shared ?? (memory as NonNullable<typeof memory>)
   const ctx: PipelineContext = { settings, origin, scenarios, state, onError }
 
-  const controlsOf = (id: string): SessionControls =>
+  // Untyped names inside: the controls check every name against the registry at run time.
+  const controlsOf = (id: string): SessionControls<string> =>
     memory === undefined
       ? createSharedStoreControls({
           id,
@@ -170,7 +176,7 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
     disconnect: async () => {
       await shared?.close()
     },
-    session(id: string): SessionControls {
+    session(id: string): SessionControls<string> {
       if (typeof id !== 'string' || !SESSION_ID.test(id)) {
         throw new TypeError(
           `Failed to select session "${String(id)}": a session id is 1-64 characters of A-Z a-z 0-9 . _ -.`,
@@ -201,7 +207,7 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
         return memory.dropSession(id)
       },
     },
-  }) satisfies SandboxCore
+  }) satisfies SandboxCore<string> as unknown as SandboxCore<S>
 }
 
 export type { Answer, HandleInput, HandleOptions }

@@ -10,26 +10,25 @@ export interface ResetOptions {
 
 /**
  * Reads `reset()`'s options: whether every other session goes too. Throws a
- * TypeError for anything else.
+ * TypeError for anything but nothing, `{}` or `{ sessions: 'all' }`.
  *
  * @example
  * readResetScope({ sessions: 'all' }) // 'all'
  */
 export const readResetScope = (options: unknown): 'all' | 'this' => {
   if (options === undefined) return 'this'
-  if (typeof options !== 'object' || options === null)
-    throw new TypeError(
-      `Failed to reset: options must be an object such as { sessions: 'all' }, got ${options === null ? 'null' : typeof options}.`,
-    )
-  const { sessions, ...rest } = options as { sessions?: unknown }
-  const unknown = Object.keys(rest)
-  if (unknown.length > 0)
-    throw new TypeError(
-      `Failed to reset: unknown option ${unknown.map((n) => `"${n}"`).join(', ')}. Known options: sessions.`,
-    )
-  if (sessions === undefined) return 'this'
-  if (sessions === 'all') return 'all'
+  const { sessions, ...rest } = Object(options) as { sessions?: unknown }
+  if (typeof options === 'object' && options !== null && Object.keys(rest).length === 0) {
+    if (sessions === undefined) return 'this'
+    if (sessions === 'all') return 'all'
+  }
+  let shown: string
+  try {
+    shown = JSON.stringify(options) ?? String(options)
+  } catch {
+    shown = String(options)
+  }
   throw new TypeError(
-    `Failed to reset: sessions must be 'all' (or left out to reset this session only), got ${JSON.stringify(sessions) ?? String(sessions)}.`,
+    `Failed to reset: options must be { sessions: 'all' } (also drop every other session) or left out, got ${shown}.`,
   )
 }

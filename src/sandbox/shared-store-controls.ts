@@ -33,7 +33,7 @@ export const createSharedStoreControls = (input: {
   scenarios: ScenarioRegistry
   /** What a session holds before this instance has seen it. */
   fallback: { startScenario: string; baseKeys: ReadonlyMap<string, ApiKeyInfo>; now: () => number }
-}): SessionControls => {
+}): SessionControls<string> => {
   const { id, state, scenarios, fallback } = input
   const known = () => state.peek(id)
   const clock: SandboxClock = {

@@ -7,6 +7,7 @@ import { ApiError } from '../http/api-error.js'
 import { internalError, routeNotFound } from '../http/errors.js'
 import type { JournalEntry } from '../journal/journal.js'
 import { belowBasePath } from '../pipeline/locate.js'
+import { checkOptionNames } from '../sandbox/check-option-names.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { answerApiOrOwnHandlers } from './answer-api-or-own-handlers.js'
 import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js'
@@ -26,13 +27,13 @@ import { SERVER_LIMITS } from './server-limits.js'
 import { answerServerIndex, describeLinks, serverLinks } from './server-links.js'
 // Issue 13: makes the `store` option (Redis) available to the sandboxes this module creates.
 import './redis-store.js'
-import type { SandboxServerOptions } from './server-options.js'
+import { type SandboxServerOptions, SERVER_OPTION_NAMES } from './server-options.js'
 import { createHeldAnswers, writeNow } from './write-sandbox-response.js'
 
 /** A standalone sandbox server on node:http. */
-export interface SandboxServer {
+export interface SandboxServer<S extends string = never> {
   /** The sandbox behind the server; the data file follows its events. */
-  readonly sandbox: SandboxCore
+  readonly sandbox: SandboxCore<S>
   readonly server: Server
   /** Loads the data file and the OpenAPI document, then listens. Port 0 picks a free port. */
   listen(port?: number, host?: string): Promise<{ url: string; port: number; host: string }>
@@ -58,7 +59,10 @@ const pathOf = (target: string): string => {
  * // later
  * await app.close()
  */
-export const createSandboxServer = (options: SandboxServerOptions = {}): SandboxServer => {
+export const createSandboxServer = <const S extends string = never>(
+  options: SandboxServerOptions<S> = {},
+): SandboxServer<S> => {
+  checkOptionNames(options, SERVER_OPTION_NAMES, 'create the server')
   const {
     adminToken,
     allowedHosts = [],

@@ -1,10 +1,10 @@
 import type { CorsOptions } from 'cors'
 import type { OwnHandler } from '../handlers/check-own-handlers.js'
-import type { SandboxOptions } from '../sandbox/sandbox-options.js'
+import { SANDBOX_OPTION_NAMES, type SandboxOptions } from '../sandbox/sandbox-options.js'
 import type { RequestLogEntry } from './format-log-line.js'
 
 /** Options of `createSandboxServer`: the sandbox's options plus the server's own. */
-export interface SandboxServerOptions extends SandboxOptions {
+export interface SandboxServerOptions<S extends string = never> extends SandboxOptions<S> {
   /** Opens the control API to every caller that sends `Authorization: Bearer <adminToken>` (and only to them). */
   adminToken?: string
   /**
@@ -41,3 +41,17 @@ export interface SandboxServerOptions extends SandboxOptions {
   /** How long `close()` waits for in-flight requests before cutting them (default 10,000 ms). */
   shutdownGraceMs?: number
 }
+
+/** Every option `createSandboxServer` knows (the ones it names when it refuses another). */
+export const SERVER_OPTION_NAMES = [
+  ...SANDBOX_OPTION_NAMES,
+  'adminToken',
+  'allowedHosts',
+  'dataFile',
+  'handlers',
+  'cors',
+  'onRequest',
+  'maxHoldMs',
+  'timeouts',
+  'shutdownGraceMs',
+] as const satisfies readonly (keyof SandboxServerOptions)[]

@@ -132,11 +132,11 @@ describe('createSandboxServer({ handlers }) over HTTP', () => {
 describe('a handlers option that is not a list of handlers', () => {
   it('fails fast naming the bad entry, in every runtime', () => {
     const bad = [categories, 'health'] as unknown as typeof OWN
-    const message = /handlers\[1\] is neither an MSW handler nor a function/
+    const message = /handlers\[1\] is not one of MSW handlers or functions/
     expect(() => createSandbox({ handlers: bad })).toThrow(message)
     expect(() => createSandboxServer({ handlers: bad })).toThrow(message)
     expect(() => createSandbox({ handlers: categories as unknown as typeof OWN })).toThrow(
-      /handlers must be an array/,
+      /handlers must be a list of MSW handlers or functions/,
     )
   })
 

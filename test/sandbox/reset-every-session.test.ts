@@ -52,7 +52,7 @@ describe('sandbox.reset({ sessions })', () => {
     const bad = [{ sessions: 'every' }, { session: 'all' }, 'all', null] as never[]
     for (const options of bad) await expect(sandbox.reset(options)).rejects.toThrow(TypeError)
     await expect(sandbox.reset({ sessions: 'every' } as never)).rejects.toThrow(
-      /sessions must be 'all'/,
+      /Failed to reset: options must be \{ sessions: 'all' \}/,
     )
     expect(sandbox.sessions.list().map((s) => s.id)).toEqual(['default', 'alice'])
   })

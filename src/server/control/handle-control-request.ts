@@ -26,7 +26,7 @@ export const CONTROL_PREFIX = '/__sandbox'
 
 /** What the control API steers. */
 export interface ControlContext {
-  sandbox: SandboxCore
+  sandbox: SandboxCore<string>
   adminToken: string | undefined
   /** Host names besides the loopback ones that may reach the control API (`--allowed-host`). */
   allowedHosts: readonly string[]

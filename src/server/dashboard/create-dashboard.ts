@@ -15,7 +15,7 @@ const TICK_MS = 1_000
 
 /** The dashboard's state on a server: the built page, the log feed, the chart, the stream. */
 export interface Dashboard {
-  readonly sandbox: SandboxCore
+  readonly sandbox: SandboxCore<string>
   readonly adminToken: string | undefined
   /** The built page and files, by name (empty until `load`, or when not built). */
   readonly assets: Map<string, DashboardAsset>
@@ -44,7 +44,7 @@ export interface Dashboard {
  * await dashboard.load()
  */
 export const createDashboard = (input: {
-  sandbox: SandboxCore
+  sandbox: SandboxCore<string>
   adminToken: string | undefined
   now?: () => number
 }): Dashboard => {
