@@ -71,7 +71,7 @@ export const run = async (): Promise<void> => {
   console.log('| --- | --- | --- |')
   console.log(`| msw setupWorker, one handler (baseline) | ${kb(msw.minified)} | ${kb(msw.gzip)} |`)
   console.log(
-    `| petstore-sandbox startSandbox | ${kb(sandbox.minified)} (${(sandbox.minified / msw.minified).toFixed(2)}x) | ${kb(sandbox.gzip)} (${(sandbox.gzip / msw.gzip).toFixed(2)}x, +${kb(sandbox.gzip - msw.gzip)}; target +80 KB) |`,
+    `| petstore-sandbox startSandbox | ${kb(sandbox.minified)} (${(sandbox.minified / msw.minified).toFixed(2)}x) | ${kb(sandbox.gzip)} (${(sandbox.gzip / msw.gzip).toFixed(2)}x, +${kb(sandbox.gzip - msw.gzip)}; target +84 KB) |`,
   )
   const top = Object.entries(sandbox.byPackage)
     .slice(0, 8)

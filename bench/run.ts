@@ -26,6 +26,11 @@ const BENCHMARKS: ReadonlyArray<{
   },
   { key: 'server', name: 'standalone server vs bare node:http', load: () => import('./server.js') },
   {
+    key: 'profile',
+    name: 'a CPU profile of the built CLI under load (not run by default)',
+    load: () => import('./profile.js'),
+  },
+  {
     key: 'soak',
     name: 'soak: minutes of mixed traffic, RSS sampled',
     load: () => import('./soak.js'),
@@ -59,8 +64,10 @@ for (const arg of process.argv.slice(2)) {
 
 // The benchmarks run the built package and CLI.
 ensureBuild()
+// Profiling is a tool, not a figure: only when asked for.
+const ON_REQUEST = new Set(['profile'])
 for (const bench of BENCHMARKS) {
-  if (selection.size > 0 && !selection.has(bench.key)) continue
+  if (selection.size > 0 ? !selection.has(bench.key) : ON_REQUEST.has(bench.key)) continue
   console.log(`\n## ${bench.name}\n`)
   const { run } = await bench.load()
   await run(selection.get(bench.key))

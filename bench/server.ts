@@ -1,205 +1,195 @@
 /**
- * The standalone server against a bare node:http server that returns the same
- * bytes, loaded by the same keep-alive client (a child process) in this run;
- * then start-up time of the built CLI, RSS, and a deep page of 100,000 pets.
+ * The standalone server against a bare node:http server sending the same
+ * bytes, both in processes of their own, loaded in this run by autocannon
+ * (50 connections): the targets of issue 20, as medians of three rounds.
+ *
+ *   npm run bench -- server
+ *
+ * Settings: BENCH_SECONDS (per round and server, default 4), BENCH_ROUNDS
+ * (default 3), BENCH_COMPARE=path/to/other/checkout (its built CLI is loaded
+ * in the same rounds: a change against the previous commit, in one run).
+ * Ratios are throughput against the bare server's; `cpu µs` is the server
+ * process's CPU per request (user + system), steadier on a shared machine.
  */
-import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { existsSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { encodeCursor } from '../src/operations/cursor.js'
-import { createSandboxServer } from '../src/server/index.js'
-import { createNoopLimiter } from './rate-limit.js'
+import { runExtras } from './server-extras.js'
+import {
+  type LoadResult,
+  loadWith,
+  median,
+  type RecordedAnswer,
+  recordAnswer,
+  type Spawned,
+  spawnServer,
+} from './support/load.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
-const CONNECTIONS = 16
-const DURATION_MS = 4_000
+const CLI = 'dist/cli/petstore-sandbox.js'
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4)
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const KEY = 'bench-enterprise'
-const HEADERS = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }
+const LIMITED = 'bench-limited'
+const KEY_FLAGS = [
+  '--key',
+  `${KEY}=enterprise:1000000000:1000000000000`,
+  '--key',
+  `${LIMITED}=enterprise:1:1000000000`,
+]
+const JSON_HEADERS = { 'content-type': 'application/json' }
 const NEW_PET = JSON.stringify({ name: 'Bench', categoryId: 1 })
 
-// The load client: N keep-alive connections, each sending back to back for a fixed time.
-const LOAD_CLIENT = `
-import { Agent, request } from 'node:http'
-const [url, method, body, headers, connections, duration] = JSON.parse(process.argv[1])
-const agent = new Agent({ keepAlive: true, maxSockets: connections })
-const latencies = []
-let errors = 0
-const end = performance.now() + duration
-const one = () => new Promise((resolve) => {
-  const started = performance.now()
-  const req = request(url, { method, headers, agent }, (res) => {
-    res.resume()
-    res.on('end', () => { if (res.statusCode >= 400) errors++; latencies.push(performance.now() - started); resolve() })
-  })
-  req.on('error', () => { errors++; resolve() })
-  req.end(body || undefined)
+interface Case {
+  name: string
+  method: string
+  /** Distinct per case: the bare server replays by method and target. */
+  target: string
+  key: string
+  body?: string
+  /** The throughput ratio to bare this case must reach (issue 20). */
+  target_ratio?: number
+}
+
+const CASES: readonly Case[] = [
+  {
+    name: 'GET /v1/pets?limit=20',
+    method: 'GET',
+    target: '/v1/pets?limit=20',
+    key: KEY,
+    target_ratio: 0.7,
+  },
+  { name: 'GET /v1/pets/{id}', method: 'GET', target: '/v1/pets/7', key: KEY },
+  {
+    name: 'POST /v1/pets',
+    method: 'POST',
+    target: '/v1/pets',
+    key: KEY,
+    body: NEW_PET,
+    target_ratio: 0.6,
+  },
+  {
+    name: 'a 429',
+    method: 'GET',
+    target: '/v1/pets?limit=20&case=429',
+    key: LIMITED,
+    target_ratio: 0.8,
+  },
+  {
+    name: 'GET list, session',
+    method: 'GET',
+    target: '/v1/pets?limit=20&__session=bench',
+    key: KEY,
+  },
+]
+
+const headersOf = (c: Case): Record<string, string> => ({
+  authorization: `Bearer ${c.key}`,
+  ...(c.body === undefined ? {} : JSON_HEADERS),
 })
-await Promise.all(Array.from({ length: connections }, async () => { while (performance.now() < end) await one() }))
-latencies.sort((a, b) => a - b)
-process.stdout.write(JSON.stringify({ rps: latencies.length / (duration / 1000), p99: latencies[Math.floor(latencies.length * 0.99)] ?? 0, errors }))
-agent.destroy()
-`
 
-interface Load {
-  rps: number
-  p99: number
-  errors: number
+const startSandbox = (dir: string, extra: string[] = []): Promise<Spawned> =>
+  spawnServer([CLI, '--port', '0', '--quiet', ...KEY_FLAGS, ...extra], dir)
+
+/** Records each case's answer (the 429 after its key is spent and banned) for the bare server. */
+const recordCases = async (origin: string): Promise<Record<string, RecordedAnswer>> => {
+  const answers: Record<string, RecordedAnswer> = {}
+  for (let i = 0; i < 25; i++)
+    await fetch(`${origin}/v1/pets`, { headers: { authorization: `Bearer ${LIMITED}` } })
+  for (const c of CASES) {
+    answers[`${c.method} ${c.target}`] = await recordAnswer(`${origin}${c.target}`, {
+      method: c.method,
+      headers: headersOf(c),
+      body: c.body,
+    })
+  }
+  return answers
 }
 
-const load = (url: string, method: string, body: string): Promise<Load> =>
-  new Promise((resolve, reject) => {
-    const args = JSON.stringify([url, method, body, HEADERS, CONNECTIONS, DURATION_MS])
-    const child = spawn(process.execPath, ['--input-type=module', '-e', LOAD_CLIENT, args])
-    let out = ''
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString()
-    })
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out) as Load) : reject(new Error(`load client exit ${code}`)),
-    )
-  })
+const fmt = (n: number, width = 8, digits = 0): string => n.toFixed(digits).padStart(width)
 
-/** A bare node:http server answering each path with recorded bytes. */
-const startBare = async (
-  answers: Map<string, { status: number; headers: Record<string, string>; body: string }>,
-) => {
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    req.resume()
-    req.on('end', () => {
-      const answer = answers.get(`${req.method} ${req.url}`)
-      if (answer === undefined) {
-        res.writeHead(404).end()
-        return
-      }
-      res.writeHead(answer.status, answer.headers)
-      res.end(answer.body)
-    })
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }
-}
-
-const record = async (url: string, method: string, body: string) => {
-  const response = await fetch(url, { method, headers: HEADERS, body: body || null })
-  const headers: Record<string, string> = {}
-  response.headers.forEach((v, k) => {
-    if (k !== 'date' && k !== 'connection' && k !== 'keep-alive') headers[k] = v
-  })
-  return { status: response.status, headers, body: await response.text() }
-}
-
-const fmt = (n: number, digits = 0) => n.toFixed(digits).padStart(8)
-
-/** Spawns the built CLI; resolves with ms to the first 200 and the RSS (kB) after it. */
-const startCli = (args: string[]): Promise<{ ms: number; rssKb: number }> =>
-  new Promise((resolve, reject) => {
-    const started = performance.now()
-    const child = spawn(
-      process.execPath,
-      ['dist/cli/petstore-sandbox.js', '--port', '0', '--quiet', ...args],
-      {
-        cwd: ROOT,
-      },
-    )
-    let out = ''
-    child.stdout.on('data', async (c: Buffer) => {
-      out += c.toString()
-      const origin = /serving (http:\/\/[^\s/]+)/.exec(out)?.[1]
-      if (origin === undefined || out.includes('\u0000')) return
-      out += '\u0000'
-      const response = await fetch(`${origin}/v1/pets`, {
-        headers: { authorization: 'Bearer sandbox-free' },
-      })
-      await response.text()
-      const ms = performance.now() - started
-      const { readFile } = await import('node:fs/promises')
-      const status = await readFile(`/proc/${child.pid}/status`, 'utf8').catch(() => '')
-      const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN)
-      child.kill('SIGTERM')
-      response.status === 200
-        ? resolve({ ms, rssKb })
-        : reject(new Error(`status ${response.status}`))
-    })
-    child.on('error', reject)
+const load = (server: Spawned, c: Case): Promise<LoadResult> =>
+  loadWith({
+    url: `${server.origin}${c.target}`,
+    method: c.method,
+    headers: headersOf(c),
+    body: c.body,
+    seconds: SECONDS,
+    pid: server.child.pid,
   })
 
 export async function run(): Promise<void> {
-  const app = createSandboxServer({
-    keys: { [KEY]: { plan: 'enterprise', perMinute: 1e9, perDay: 1e12 } },
-  })
-  const { url: origin } = await app.listen(0, '127.0.0.1')
-  const cases = [
-    { name: 'GET  /v1/pets?limit=20', path: '/v1/pets?limit=20', method: 'GET', body: '' },
-    { name: 'POST /v1/pets', path: '/v1/pets', method: 'POST', body: NEW_PET },
-  ]
-  const answers = new Map()
-  for (const c of cases)
-    answers.set(`${c.method} ${c.path}`, await record(`${origin}${c.path}`, c.method, c.body))
-  const bare = await startBare(answers)
-  console.log(`${CONNECTIONS} keep-alive connections, ${DURATION_MS / 1000} s each\n`)
-  console.log('case                      sandbox req/s  p99 ms   bare req/s  p99 ms   ratio')
-  for (const c of cases) {
-    const bareLoad = await load(`${bare.origin}${c.path}`, c.method, c.body)
-    const own = await load(`${origin}${c.path}`, c.method, c.body)
+  if (!existsSync(join(ROOT, CLI))) throw new Error('Build first: npm run build')
+  const compareDir = process.env.BENCH_COMPARE
+  const sandbox = await startSandbox(ROOT)
+  const other = compareDir === undefined ? undefined : await startSandbox(compareDir)
+  const answers = await recordCases(sandbox.origin)
+  if (other !== undefined) await recordCases(other.origin)
+  const file = join(tmpdir(), `petstore-bench-answers-${process.pid}.json`)
+  writeFileSync(file, JSON.stringify(answers))
+  const bare = await spawnServer(['bench/support/bare-server.mjs', `@${file}`], ROOT)
+  // Warm-up: every server's JIT has seen every case before a round counts.
+  for (const c of CASES)
+    for (const server of [bare, sandbox, other])
+      if (server !== undefined)
+        await loadWith({
+          url: `${server.origin}${c.target}`,
+          method: c.method,
+          headers: headersOf(c),
+          body: c.body,
+          seconds: 1,
+        })
+
+  console.log(
+    `autocannon, 50 connections, ${SECONDS} s a round, median of ${ROUNDS} rounds; bare and sandbox interleaved${other === undefined ? '' : `; compared: ${compareDir}`}\n`,
+  )
+  console.log(
+    `${'case'.padEnd(22)} ${'bare req/s'.padStart(10)} ${'sandbox'.padStart(8)} ${'ratio'.padStart(6)} ${'target'.padStart(7)}  ${'p99 ms'.padStart(6)} ${'cpu µs'.padStart(7)} ${'bare µs'.padStart(7)}${other === undefined ? '' : `  ${'compared'.padStart(8)} ${'ratio'.padStart(6)}`}`,
+  )
+  const results = new Map<string, { bare: number; own: number }>()
+  for (const c of CASES) {
+    const rounds: { bare: LoadResult; own: LoadResult; other?: LoadResult }[] = []
+    for (let r = 0; r < ROUNDS; r++) {
+      const bareLoad = await load(bare, c)
+      const own = await load(sandbox, c)
+      const compared = other === undefined ? undefined : await load(other, c)
+      rounds.push({ bare: bareLoad, own, ...(compared === undefined ? {} : { other: compared }) })
+    }
+    const bareRps = median(rounds.map((x) => x.bare.rps))
+    const ownRps = median(rounds.map((x) => x.own.rps))
+    const ratio = ownRps / bareRps
+    results.set(c.name, { bare: bareRps, own: ownRps })
+    const goal = c.target_ratio === undefined ? '' : `>=${c.target_ratio}`
+    const verdict = c.target_ratio === undefined ? ' ' : ratio >= c.target_ratio ? '✓' : '✗'
+    const otherRps = other === undefined ? undefined : median(rounds.map((x) => x.other?.rps ?? 0))
     console.log(
-      `${c.name.padEnd(24)} ${fmt(own.rps)} ${fmt(own.p99, 1)} ${fmt(bareLoad.rps)} ${fmt(bareLoad.p99, 1)} ${fmt(own.rps / bareLoad.rps, 2)}${own.errors > 0 ? ` (${own.errors} errors)` : ''}  (target >= 0.25)`,
+      `${c.name.padEnd(22)} ${fmt(bareRps, 10)} ${fmt(ownRps)} ${fmt(ratio, 6, 2)} ${goal.padStart(6)}${verdict}  ${fmt(median(rounds.map((x) => x.own.p99)), 6)} ${fmt(median(rounds.map((x) => x.own.cpuUs)), 7, 1)} ${fmt(median(rounds.map((x) => x.bare.cpuUs)), 7, 1)}${otherRps === undefined ? '' : `  ${fmt(otherRps)} ${fmt(otherRps / bareRps, 6, 2)}`}`,
+    )
+    if (bareRps < 2 * ownRps && c.target_ratio !== undefined)
+      console.log(
+        `  ! the bare server is not twice as fast as the sandbox here: the load client may be the limit, so the ratio reads low`,
+      )
+    const errors = median(rounds.map((x) => x.own.errors))
+    if (errors > 0) console.log(`  ! ${errors} transport errors a round`)
+  }
+  const list = results.get('GET /v1/pets?limit=20')
+  const session = results.get('GET list, session')
+  if (list !== undefined && session !== undefined) {
+    const gap = session.own / list.own
+    console.log(
+      `\nin a session against default: ${gap.toFixed(3)} (target within 5%: ${Math.abs(1 - gap) <= 0.05 ? '✓' : '✗'})`,
     )
   }
-  // The limiter over HTTP: the same server with a no-op limiter, rounds interleaved so load
-  // drifts hit both alike; the spread between rounds of one server is the noise.
-  const unlimited = createSandboxServer({ limiter: createNoopLimiter() })
-  const unlimitedOrigin = (await unlimited.listen(0, '127.0.0.1')).url
-  const withLimiter: number[] = []
-  const withoutLimiter: number[] = []
-  for (let round = 0; round < 3; round++) {
-    withLimiter.push((await load(`${origin}/v1/pets?limit=20`, 'GET', '')).rps)
-    withoutLimiter.push((await load(`${unlimitedOrigin}/v1/pets?limit=20`, 'GET', '')).rps)
-  }
-  const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
-  const spread = (xs: number[]): number => (Math.max(...xs) - Math.min(...xs)) / mean(xs)
-  console.log(
-    `\nlimiter over HTTP (GET, 3 interleaved rounds): with ${fmt(mean(withLimiter))} req/s, without ${fmt(mean(withoutLimiter))} req/s, ratio ${(mean(withLimiter) / mean(withoutLimiter)).toFixed(3)}; spread between rounds of one server ${(spread(withoutLimiter) * 100).toFixed(1)}% / ${(spread(withLimiter) * 100).toFixed(1)}%`,
-  )
-  await unlimited.close()
-  bare.server.close()
-  await app.close()
-
-  // A page from the middle of 100,000 pets against the first page, same server, same client.
-  const big = createSandboxServer({
-    pets: 100_000,
-    keys: { [KEY]: { plan: 'enterprise', perMinute: 1e9, perDay: 1e12 } },
+  await runExtras({
+    root: ROOT,
+    cli: CLI,
+    keyFlags: KEY_FLAGS,
+    key: KEY,
+    bare,
+    answers,
+    seconds: SECONDS,
+    rounds: ROUNDS,
   })
-  const bigOrigin = (await big.listen(0, '127.0.0.1')).url
-  const firstPage = await load(`${bigOrigin}/v1/pets?limit=20`, 'GET', '')
-  const middlePage = await load(
-    `${bigOrigin}/v1/pets?limit=20&cursor=${encodeCursor(50_000)}`,
-    'GET',
-    '',
-  )
-  console.log(
-    `\n100,000 pets: first page ${fmt(firstPage.rps)} req/s p99 ${firstPage.p99.toFixed(1)} ms; middle page ${fmt(middlePage.rps)} req/s p99 ${middlePage.p99.toFixed(1)} ms; middle/first ${(middlePage.rps / firstPage.rps).toFixed(2)} (target ~1)`,
-  )
-  await big.close()
-
-  if (!existsSync(`${ROOT}dist/cli/petstore-sandbox.js`)) {
-    console.log('\nstart-up and RSS skipped: build first (npm run build)')
-    return
-  }
-  const startups: number[] = []
-  let rss25 = 0
-  for (let i = 0; i < 5; i++) {
-    const { ms, rssKb } = await startCli([])
-    startups.push(ms)
-    rss25 = rssKb
-  }
-  startups.sort((a, b) => a - b)
-  const rssBig = (await startCli(['--pets', '100000'])).rssKb
-  console.log(
-    `\nstart-up to the first 200 (built CLI, median of 5): ${startups[2]?.toFixed(0)} ms (min ${startups[0]?.toFixed(0)}; target < 300)`,
-  )
-  console.log(
-    `RSS: ${(rss25 / 1024).toFixed(0)} MB with 25 pets, ${(rssBig / 1024).toFixed(0)} MB with 100,000 pets`,
-  )
+  await Promise.all([sandbox.stop(), bare.stop(), other?.stop()])
 }

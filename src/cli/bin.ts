@@ -11,12 +11,24 @@ import { CliUsageError, parseCliArgs } from './parse-cli-args.js'
 import { parseConfigFile } from './parse-config-file.js'
 import { showSeedProgress } from './seed-progress.js'
 import { resolveServeSettings, type ServeSettings } from './serve-settings.js'
+import { runVerifyCommand } from './verify-command.js'
 import { writeStarterConfig } from './write-starter-config.js'
 
 // The CLI only parses arguments and starts things (see docs/architecture.md).
 const fail = (code: 1 | 2, message: string): never => {
   process.stderr.write(`petstore-sandbox: ${message}\n`)
   if (code === 2) process.stderr.write('Run "petstore-sandbox --help" for the options.\n')
+  process.exit(code)
+}
+
+// `petstore-sandbox verify …`: check a deployment, then exit (docs/verify.md).
+if (process.argv[2] === 'verify') {
+  const code = await runVerifyCommand(process.argv.slice(3), process.env, {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  })
+  // Exit once what was written has been flushed (stdout may be a pipe).
+  await new Promise<void>((resolve) => process.stdout.write('', () => resolve()))
   process.exit(code)
 }
 
@@ -82,6 +94,15 @@ try {
     journalSize: settings.journalSize,
     handlers: settings.handlers,
     scenarios: settings.scenarios,
+    limitOutOfRange: settings.limitOutOfRange,
+    unknownStatusFilter: settings.unknownStatusFilter,
+    defaultStatus: settings.defaultStatus,
+    nameMaxLength: settings.nameMaxLength,
+    unknownFields: settings.unknownFields,
+    pagination: settings.pagination,
+    totalCountHeader: settings.totalCountHeader,
+    errorCodes: settings.errorCodes,
+    maxBodyBytes: settings.maxBodyBytes,
     sessionTtlMs: settings.sessionTtlMs,
     maxSessions: settings.maxSessions,
     ...(settings.store === undefined

@@ -25,8 +25,10 @@ export const cliHelp = (scenarios: readonly HelpScenario[]): string => {
     .join('\n')
   return `Usage: petstore-sandbox [options]
        petstore-sandbox init [FILE]   write a commented starter config (default petstore-sandbox.config.mjs)
+       petstore-sandbox verify --target URL --key KEY [options]   (see verify --help)
 
-Serves a sandbox of the Pet Store API on http://127.0.0.1:4010/v1.
+Serves a sandbox of the Pet Store API on http://127.0.0.1:4010/v1. \`verify\` checks a real
+deployment against the spec and writes the config that makes the sandbox answer like it.
 
 Options:
   -c, --config FILE      read settings from FILE: JSON, or a .js/.mjs module's default export
@@ -49,6 +51,18 @@ Options:
       --store URL        keep the state in Redis, shared by every instance started with it
                          (env PETSTORE_SANDBOX_STORE; e.g. redis://127.0.0.1:6379/0)
       --store-prefix P   prefix of the Redis keys (default "petstore-sandbox:")
+
+Fidelity (contract §16; \`petstore-sandbox verify --emit-config\` writes them for a deployment):
+      --limit-out-of-range reject|clamp          limit outside 1-100: 400 (default) or clamped
+      --unknown-status-filter reject|ignore|empty  status filter not a PetStatus (default reject)
+      --default-status STATUS                   status of a pet created without one (available)
+      --name-max-length N                       longest pet name, 1-10000 (default 100)
+      --unknown-fields ignore|reject            unknown NewPet fields (default ignore)
+      --pagination cursor|offset|none           how listPets pages (default cursor)
+      --total-count-header NAME|false           the total-count header (default X-Total-Count)
+      --max-body-bytes N                        largest request body, 1024-10485760 (65536)
+  (errorCodes, a map of codes, only in the config file)
+
   -q, --quiet            no request log
   -h, --help             this help
   -v, --version          the version

@@ -1,10 +1,22 @@
 import { parseArgs } from 'node:util'
-import type { z } from 'zod'
 import type { KeyOption } from '../auth/key-registry.js'
 import { CliUsageError } from './cli-usage-error.js'
 import { KeyFlagError, parseKeyFlag } from './parse-key-flag.js'
+import {
+  type Env,
+  envNameOf,
+  fromEnv,
+  pick,
+  readBoolean,
+  readDuration,
+  readHeaderOrFalse,
+  readInteger,
+  readList,
+  readText,
+  type Sourced,
+} from './read-setting.js'
 import type { ServeInput } from './serve-settings.js'
-import { parseDuration, SETTING_SCHEMAS } from './setting-schemas.js'
+import { SETTING_SCHEMAS } from './setting-schemas.js'
 import { STARTER_CONFIG_FILE } from './write-starter-config.js'
 
 /** What the command line asks for. */
@@ -39,94 +51,18 @@ const OPTIONS = {
   'max-sessions': { type: 'string' },
   store: { type: 'string' },
   'store-prefix': { type: 'string' },
+  'limit-out-of-range': { type: 'string' },
+  'unknown-status-filter': { type: 'string' },
+  'default-status': { type: 'string' },
+  'name-max-length': { type: 'string' },
+  'unknown-fields': { type: 'string' },
+  pagination: { type: 'string' },
+  'total-count-header': { type: 'string' },
+  'max-body-bytes': { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean', short: 'v' },
 } as const
-
-/** The environment variable of a flag: `--base-path` is `PETSTORE_SANDBOX_BASE_PATH`. */
-export const envNameOf = (flag: string): string =>
-  `PETSTORE_SANDBOX_${flag.toUpperCase().replaceAll('-', '_')}`
-
-type Env = Readonly<Record<string, string | undefined>>
-
-/** A value and where it came from, for messages. */
-interface Sourced {
-  text: string
-  label: string
-}
-
-// An empty environment variable counts as unset, as shells and CI files often leave them.
-const fromEnv = (env: Env, name: string): Sourced | undefined => {
-  const text = env[name]
-  return text === undefined || text === '' ? undefined : { text, label: name }
-}
-
-const pick = (
-  flag: string,
-  value: string | undefined,
-  env: Env,
-  extraEnv: readonly string[] = [],
-): Sourced | undefined => {
-  if (value !== undefined) return { text: value, label: `--${flag}` }
-  for (const name of [envNameOf(flag), ...extraEnv]) {
-    const found = fromEnv(env, name)
-    if (found !== undefined) return found
-  }
-  return undefined
-}
-
-const check = <T>(schema: z.ZodType<T>, value: unknown, source: Sourced): T => {
-  const result = schema.safeParse(value)
-  if (result.success) return result.data
-  const reason = result.error.issues[0]?.message ?? 'is invalid'
-  throw new CliUsageError(`Failed to read ${source.label}: "${source.text}" ${reason}.`)
-}
-
-const readInteger = (source: Sourced | undefined, schema: z.ZodType<number>) => {
-  if (source === undefined) return undefined
-  if (!/^-?[0-9]+$/.test(source.text))
-    throw new CliUsageError(
-      `Failed to read ${source.label}: "${source.text}" is not a whole number.`,
-    )
-  return check(schema, Number(source.text), source)
-}
-
-const readText = (source: Sourced | undefined, schema: z.ZodType<string>) => {
-  if (source === undefined) return undefined
-  if (source.text.trim() === '')
-    throw new CliUsageError(`Failed to read ${source.label}: the value is empty.`)
-  return check(schema, source.text, source)
-}
-
-const readDuration = (source: Sourced | undefined, schema: z.ZodType<number>) =>
-  source === undefined ? undefined : check(schema, parseDuration(source.text), source)
-
-// Repeatable: the flags, else the environment variable's list (commas or spaces).
-const readList = (
-  flag: string,
-  values: readonly string[] | undefined,
-  env: Env,
-  schema: z.ZodType<string>,
-): string[] | undefined => {
-  const envName = envNameOf(flag)
-  const fromFlags = values?.map((text) => ({ text, label: `--${flag}` }))
-  const fromVariable = fromEnv(env, envName)
-    ?.text.split(/[\s,]+/)
-    .filter((part) => part !== '')
-    .map((text) => ({ text, label: envName }))
-  const sources = fromFlags ?? fromVariable
-  return sources?.map((source) => check(schema, source.text, source))
-}
-
-const readBoolean = (flagSet: boolean, env: Env, name: string): boolean | undefined => {
-  if (flagSet) return true
-  const source = fromEnv(env, name)
-  if (source === undefined) return undefined
-  if (/^(1|true|yes|on)$/i.test(source.text)) return true
-  if (/^(0|false|no|off)$/i.test(source.text)) return false
-  throw new CliUsageError(`Failed to read ${name}: "${source.text}" is not true or false (1 or 0).`)
-}
 
 const readKeys = (
   flags: readonly string[] | undefined,
@@ -230,6 +166,29 @@ export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand
     storePrefix: readText(pick('store-prefix', values['store-prefix'], env), s.storePrefix),
     quiet: readBoolean(values.quiet === true, env, envNameOf('quiet')),
     keys: readKeys(values.key, env),
+    limitOutOfRange: readText(
+      pick('limit-out-of-range', values['limit-out-of-range'], env),
+      s.limitOutOfRange,
+    ),
+    unknownStatusFilter: readText(
+      pick('unknown-status-filter', values['unknown-status-filter'], env),
+      s.unknownStatusFilter,
+    ),
+    defaultStatus: readText(pick('default-status', values['default-status'], env), s.defaultStatus),
+    nameMaxLength: readInteger(
+      pick('name-max-length', values['name-max-length'], env),
+      s.nameMaxLength,
+    ),
+    unknownFields: readText(pick('unknown-fields', values['unknown-fields'], env), s.unknownFields),
+    pagination: readText(pick('pagination', values.pagination, env), s.pagination),
+    totalCountHeader: readHeaderOrFalse(
+      pick('total-count-header', values['total-count-header'], env),
+      s.totalCountHeader,
+    ),
+    maxBodyBytes: readInteger(
+      pick('max-body-bytes', values['max-body-bytes'], env),
+      s.maxBodyBytes,
+    ),
   }
   for (const name of Object.keys(settings) as (keyof ServeInput)[])
     if (settings[name] === undefined) delete settings[name]

@@ -49,6 +49,15 @@ export const CONFIG_FILE_SCHEMA = z.strictObject({
       })
     })
     .optional(),
+  limitOutOfRange: s.limitOutOfRange.optional(),
+  unknownStatusFilter: s.unknownStatusFilter.optional(),
+  defaultStatus: s.defaultStatus.optional(),
+  nameMaxLength: s.nameMaxLength.optional(),
+  unknownFields: s.unknownFields.optional(),
+  pagination: s.pagination.optional(),
+  totalCountHeader: s.totalCountHeader.optional(),
+  errorCodes: s.errorCodes.optional(),
+  maxBodyBytes: s.maxBodyBytes.optional(),
 })
 
 /** The settings' names, as the messages list them. */

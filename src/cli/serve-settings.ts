@@ -1,10 +1,15 @@
 import type { KeyOption } from '../auth/key-registry.js'
+import { FIDELITY_SETTING_NAMES, type FidelitySettings } from '../contract/fidelity.js'
 import type { OwnHandler } from '../handlers/check-own-handlers.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import { CliUsageError } from './cli-usage-error.js'
 
-/** What the server is started with, once flags, environment, config file and defaults are merged. */
-export interface ServeSettings {
+/**
+ * What the server is started with, once flags, environment, config file and
+ * defaults are merged. The fidelity settings (contract §16) are set only when
+ * a source sets them; the sandbox's defaults apply to the rest.
+ */
+export interface ServeSettings extends Partial<FidelitySettings> {
   port: number
   host: string
   seed: number | undefined
@@ -91,5 +96,18 @@ const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
     journalSize: first('journalSize'),
     handlers: first('handlers'),
     scenarios: first('scenarios'),
+    ...fidelityOf(first),
   }
+}
+
+/** Each fidelity setting some source sets, by the same precedence. */
+const fidelityOf = (
+  first: <K extends keyof ServeSettings>(name: K) => ServeSettings[K] | undefined,
+): Partial<FidelitySettings> => {
+  const fidelity: Record<string, unknown> = {}
+  for (const name of FIDELITY_SETTING_NAMES) {
+    const value = first(name)
+    if (value !== undefined) fidelity[name] = value
+  }
+  return fidelity as Partial<FidelitySettings>
 }

@@ -1,5 +1,8 @@
 import { z } from 'zod'
 import { isValidKeyText } from '../auth/parse-authorization.js'
+import { ERROR_CODES, type ErrorCode } from '../contract/error-codes.js'
+import { FIDELITY_BOUNDS, FIDELITY_CHOICES } from '../contract/fidelity.js'
+import { PET_STATUSES } from '../contract/pet.js'
 import { PLAN_NAMES } from '../contract/plans.js'
 
 // The rules of each setting, written once: the flags, the environment and the
@@ -37,6 +40,11 @@ export const keyOption = z.union(
   ],
   { error: `must be a plan (${PLAN_NAMES.join(', ')}) or { "plan", "perMinute", "perDay" }` },
 )
+
+const choice = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(', ')}` })
+
+const HEADER_RULE = 'must be a header name (such as X-Total-Count) or false'
 
 const DURATION_UNITS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const
 
@@ -106,6 +114,39 @@ export const SETTING_SCHEMAS = {
       error: 'is not a Redis URL such as redis://127.0.0.1:6379/0',
     }),
   storePrefix: text,
+  // The fidelity settings of contract §16 (the sandbox checks them again, with its own messages).
+  limitOutOfRange: choice(FIDELITY_CHOICES.limitOutOfRange),
+  unknownStatusFilter: choice(FIDELITY_CHOICES.unknownStatusFilter),
+  defaultStatus: choice(PET_STATUSES),
+  nameMaxLength: wholeNumber(FIDELITY_BOUNDS.nameMaxLength.min, FIDELITY_BOUNDS.nameMaxLength.max),
+  unknownFields: choice(FIDELITY_CHOICES.unknownFields),
+  pagination: choice(FIDELITY_CHOICES.pagination),
+  totalCountHeader: z.union(
+    [
+      z.literal(false),
+      z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, { error: HEADER_RULE }),
+    ],
+    { error: HEADER_RULE },
+  ),
+  errorCodes: z
+    .record(
+      z.string(),
+      z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9_.:-]{1,100}$/, {
+        error: 'must be a code of 1-100 characters of A-Z a-z 0-9 _ . : -',
+      }),
+      { error: 'must be an object of this sandbox’s codes to the deployment’s' },
+    )
+    .superRefine((codes, ctx) => {
+      for (const code of Object.keys(codes))
+        if (!Object.hasOwn(ERROR_CODES, code))
+          ctx.addIssue({
+            code: 'custom',
+            path: [code],
+            message: 'is not one of the sandbox’s error codes',
+          })
+    })
+    .transform((codes) => codes as Partial<Record<ErrorCode, string>>),
+  maxBodyBytes: wholeNumber(FIDELITY_BOUNDS.maxBodyBytes.min, FIDELITY_BOUNDS.maxBodyBytes.max),
 }
 
 /** The first problem zod found, as "field: message" (the field as a dotted path). */

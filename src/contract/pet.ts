@@ -22,35 +22,42 @@ const countCodePoints = (value: string): number => {
   return count
 }
 
-/** `name`: a JSON string; trimmed it has 1 to 100 code points and no control characters. */
-export const PetNameSchema = z
-  .pipe(
-    z.string({ error: 'must be a string' }),
-    z.transform((value: string) => value.trim()),
-  )
-  .check((ctx) => {
-    const length = countCodePoints(ctx.value)
-    if (length < LIMITS.nameMinCodePoints) {
-      ctx.issues.push({
-        code: 'custom',
-        input: ctx.value,
-        message: 'must not be empty or only whitespace',
-      })
-    } else if (length > LIMITS.nameMaxCodePoints) {
-      ctx.issues.push({
-        code: 'custom',
-        input: ctx.value,
-        message: `must have at most ${LIMITS.nameMaxCodePoints} characters (Unicode code points) after trimming`,
-      })
-    }
-    if (CONTROL_CHARACTER.test(ctx.value)) {
-      ctx.issues.push({
-        code: 'custom',
-        input: ctx.value,
-        message: 'must not contain control characters',
-      })
-    }
-  })
+/**
+ * `name`: a JSON string; trimmed it has 1 to `maxLength` code points (default
+ * 100, the `nameMaxLength` setting) and no control characters.
+ *
+ * @example
+ * createPetNameSchema(50).safeParse('x'.repeat(51)).success // false
+ */
+export const createPetNameSchema = (maxLength: number = LIMITS.nameMaxCodePoints) =>
+  z
+    .pipe(
+      z.string({ error: 'must be a string' }),
+      z.transform((value: string) => value.trim()),
+    )
+    .check((ctx) => {
+      const length = countCodePoints(ctx.value)
+      if (length < LIMITS.nameMinCodePoints) {
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          message: 'must not be empty or only whitespace',
+        })
+      } else if (length > maxLength) {
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          message: `must have at most ${maxLength} characters (Unicode code points) after trimming`,
+        })
+      }
+      if (CONTROL_CHARACTER.test(ctx.value)) {
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          message: 'must not contain control characters',
+        })
+      }
+    })
 
 /** `categoryId` and `id`: a JSON integer from 1 to 2^53 - 1. */
 export const PositiveIdSchema = z.number({ error: 'must be an integer' }).check(
@@ -63,15 +70,40 @@ export const PositiveIdSchema = z.number({ error: 'must be an integer' }).check(
   z.lte(LIMITS.maxId, { error: `must be at most ${LIMITS.maxId}` }),
 )
 
-/** The request body of createPet. Unknown fields (`id` included) are dropped. */
-export const NewPetSchema = z.object({
-  name: PetNameSchema,
-  categoryId: PositiveIdSchema,
-  status: z._default(
-    z.enum(PET_STATUSES, { error: `must be one of ${PET_STATUSES.join(', ')}` }),
-    'available',
-  ),
-})
+/** The NewPet rules a sandbox can be calibrated on (contract §16). */
+export interface NewPetRules {
+  /** The status of a pet sent without one (default `available`). */
+  defaultStatus?: PetStatus
+  /** The longest name in code points, trimmed (default 100). */
+  nameMaxLength?: number
+  /** Unknown fields: dropped (default), or each one a `validation_failed` detail. */
+  unknownFields?: 'ignore' | 'reject'
+}
+
+/**
+ * The request body of createPet under these rules; a sandbox builds its own
+ * once from its settings. Unknown fields (`id` included) are dropped, or
+ * rejected with `unknownFields: 'reject'`.
+ *
+ * @example
+ * createNewPetSchema({ defaultStatus: 'pending' }).parse({ name: 'Rex', categoryId: 1 }).status // 'pending'
+ */
+export const createNewPetSchema = (rules: NewPetRules = {}) => {
+  const shape = {
+    name: createPetNameSchema(rules.nameMaxLength),
+    categoryId: PositiveIdSchema,
+    status: z._default(
+      z.enum(PET_STATUSES, { error: `must be one of ${PET_STATUSES.join(', ')}` }),
+      rules.defaultStatus ?? 'available',
+    ),
+  }
+  return rules.unknownFields === 'reject'
+    ? z.strictObject(shape, { error: 'is not a field of NewPet' })
+    : z.object(shape)
+}
+
+/** The request body of createPet under the contract's defaults. */
+export const NewPetSchema = createNewPetSchema()
 export type NewPetInput = z.input<typeof NewPetSchema>
 export type NewPet = z.output<typeof NewPetSchema>
 

@@ -11,6 +11,8 @@ export interface PetPage {
 export interface ListPetsQuery {
   status?: PetStatus | undefined
   afterId?: number | undefined
+  /** Pets to skip instead (offset paging); `afterId` wins when both are given. */
+  offset?: number | undefined
   limit: number
 }
 

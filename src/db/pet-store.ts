@@ -36,6 +36,8 @@ interface RecordMarks {
   relations: symbol
 }
 let recordMarks: Promise<RecordMarks | undefined> | undefined
+/** The marks once learnt (creates build records directly from then on); null when they cannot be. */
+let knownMarks: RecordMarks | null | undefined
 const learnRecordMarks = (): Promise<RecordMarks | undefined> => {
   recordMarks ??= (async () => {
     try {
@@ -58,7 +60,10 @@ const learnRecordMarks = (): Promise<RecordMarks | undefined> => {
     } catch {
       return undefined
     }
-  })()
+  })().then((marks) => {
+    knownMarks = marks ?? null
+    return marks
+  })
   return recordMarks
 }
 
@@ -214,7 +219,7 @@ export class PetStore implements PetRecords {
   list(query: ListPetsQuery): PetPage {
     const index =
       query.status === undefined ? this.all : (this.byStatus.get(query.status) as SortedIds)
-    const ids = index.slice(query.afterId, query.limit + 1)
+    const ids = index.slice(query.afterId, query.limit + 1, query.offset)
     const hasMore = ids.length > query.limit
     const pets = (hasMore ? ids.slice(0, query.limit) : ids).map((id) => this.get(id) as Pet)
     const last = pets[pets.length - 1]
@@ -225,10 +230,32 @@ export class PetStore implements PetRecords {
     }
   }
 
-  /** Creates a pet with the next id and tells the listeners (a data file, say) before resolving. */
-  async create(newPet: NewPet): Promise<Pet> {
-    const pet = await this.insert(newPet)
-    for (const listener of this.listeners) await listener({ type: 'create', pet })
+  /**
+   * Creates a pet with the next id and tells the listeners (a data file, say)
+   * before resolving. Synchronous when nothing needs waiting for (decision 0021).
+   */
+  create(newPet: NewPet): Pet | Promise<Pet> {
+    const inserted = this.insert(newPet)
+    if (inserted instanceof Promise) return inserted.then((pet) => this.tell(pet))
+    return this.tell(inserted)
+  }
+
+  private tell(pet: Pet): Pet | Promise<Pet> {
+    for (const listener of this.listeners) {
+      const told = listener({ type: 'create', pet })
+      // The first listener that waits makes the rest wait in turn.
+      if (told instanceof Promise) return this.tellFrom(pet, told, listener)
+    }
+    return pet
+  }
+
+  private async tellFrom(pet: Pet, pending: Promise<void>, after: PetStoreListener): Promise<Pet> {
+    await pending
+    let started = false
+    for (const listener of this.listeners) {
+      if (started) await listener({ type: 'create', pet })
+      else if (listener === after) started = true
+    }
     return pet
   }
 
@@ -294,20 +321,33 @@ export class PetStore implements PetRecords {
     this.nextId = Math.max(this.nextId, nextId)
   }
 
-  private insert(newPet: NewPet): Promise<Pet> {
+  private insert(newPet: NewPet): Pet | Promise<Pet> {
     // The id is taken synchronously, so concurrent creates never share one.
     if (this.nextId > LIMITS.maxId) return Promise.reject(new IdSpaceExhaustedError())
     const id = this.nextId++
-    return this.add({ id, ...newPet })
+    const pet: Pet = { id, name: newPet.name, categoryId: newPet.categoryId, status: newPet.status }
+    // As a bulk load does (decision 0015): the record built directly, when @msw/data's
+    // marks are known and nothing listens to the collection's own create hook.
+    if (knownMarks && this.collection.hooks.listenerCount('create') === 0) {
+      const record = toRecord(pet, knownMarks)
+      ;(this.collection.all() as unknown as Pet[]).push(record)
+      this.index(record)
+      return record
+    }
+    return this.add(pet)
   }
 
   private async add(pet: Pet): Promise<Pet> {
     // The record itself is indexed (no copy): the store is the collection's only writer.
     const stored: Pet = await this.collection.create(pet)
+    this.index(stored)
+    return stored
+  }
+
+  private index(stored: Pet): void {
     this.byId.set(stored.id, stored)
     this.all.insert(stored.id)
     this.byStatus.get(stored.status)?.insert(stored.id)
     if (stored.id >= this.nextId) this.nextId = stored.id + 1
-    return stored
   }
 }

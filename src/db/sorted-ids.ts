@@ -50,9 +50,9 @@ export class SortedIds {
     return low
   }
 
-  /** Up to `count` ids after `afterId` (all ids when undefined). */
-  slice(afterId: number | undefined, count: number): number[] {
-    const start = afterId === undefined ? 0 : this.firstGreaterThan(afterId)
+  /** Up to `count` ids after `afterId` (from the first when undefined), or from position `offset`. */
+  slice(afterId: number | undefined, count: number, offset = 0): number[] {
+    const start = afterId === undefined ? offset : this.firstGreaterThan(afterId)
     return this.ids.slice(start, start + count)
   }
 

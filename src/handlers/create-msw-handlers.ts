@@ -13,6 +13,8 @@ export interface MswHandlersOptions {
   origin: string | undefined
   /** The user's own handlers, for paths the contract does not define (under the base path too). */
   handlers?: readonly OwnHandler[] | undefined
+  /** Bodies are read up to this many bytes plus one (the `maxBodyBytes` setting; default 65,536). */
+  maxBodyBytes?: number | undefined
 }
 
 // setTimeout is looked up at each call, so vitest's fake timers control the delay.
@@ -21,13 +23,16 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD'])
 
 /** Reads at most the body limit plus one byte, so an oversized body is known to be one without holding all of it. */
-const readBody = async (request: Request): Promise<Uint8Array | null> => {
+const readBody = async (
+  request: Request,
+  maxBodyBytes: number = LIMITS.maxBodyBytes,
+): Promise<Uint8Array | null> => {
   if (METHODS_WITHOUT_BODY.has(request.method) || request.body === null) return null
   const reader = request.body.getReader()
   const chunks: Uint8Array[] = []
   let size = 0
   let done = false
-  while (!done && size <= LIMITS.maxBodyBytes) {
+  while (!done && size <= maxBodyBytes) {
     const chunk = await reader.read()
     done = chunk.done
     if (chunk.value !== undefined) {
@@ -48,11 +53,14 @@ const readBody = async (request: Request): Promise<Uint8Array | null> => {
 }
 
 /** Turns a Fetch Request into the core's plain request. */
-export const toSandboxRequest = async (request: Request): Promise<SandboxRequest> => ({
+export const toSandboxRequest = async (
+  request: Request,
+  maxBodyBytes?: number,
+): Promise<SandboxRequest> => ({
   method: request.method,
   url: request.url,
   headers: Object.fromEntries(request.headers),
-  body: await readBody(request),
+  body: await readBody(request, maxBodyBytes),
 })
 
 /** Turns the core's plain response into what an MSW resolver returns. */
@@ -85,7 +93,10 @@ export const createMswHandlers = (options: MswHandlersOptions): RequestHandler[]
       // MSW hands every handler the same Request: when the user's handlers may
       // come next, read a clone and leave them the body.
       const readable = handleOptions.passUnknownRoutes === true ? request.clone() : request
-      const response = await options.handle(await toSandboxRequest(readable), handleOptions)
+      const response = await options.handle(
+        await toSandboxRequest(readable, options.maxBodyBytes),
+        handleOptions,
+      )
       return response === null ? undefined : toMswResponse(response, request.method)
     })
   if (own.length === 0) return [catchAll({})]

@@ -53,6 +53,7 @@ export const createSandbox = <const S extends string = never>(
     basePath: core.basePath,
     origin: core.origin,
     handlers: own,
+    maxBodyBytes: core.fidelity.maxBodyBytes,
   })
   // Object.assign keeps the core's getters (ready, db.pets) live.
   return Object.assign(core, { handlers })

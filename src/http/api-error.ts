@@ -42,7 +42,11 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    // An answer, not a bug: no stack trace to capture (it cost a 429 more than its answer).
+    const limit = Error.stackTraceLimit
+    Error.stackTraceLimit = 0
     super(message)
+    Error.stackTraceLimit = limit
     Object.defineProperty(this, BRAND, { value: true })
     this.name = 'ApiError'
     this.code = code

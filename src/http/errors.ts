@@ -58,8 +58,8 @@ export const methodNotAllowed = (
   )
 
 /** 413 `payload_too_large`. */
-export const payloadTooLarge = (): ApiError =>
-  new ApiError('payload_too_large', `The request body is larger than ${LIMITS.maxBodyBytes} bytes.`)
+export const payloadTooLarge = (maxBodyBytes: number = LIMITS.maxBodyBytes): ApiError =>
+  new ApiError('payload_too_large', `The request body is larger than ${maxBodyBytes} bytes.`)
 
 /** 400 `validation_failed`, listing every problem. */
 export const validationFailed = (subject: string, details: ErrorDetail[]): ApiError =>

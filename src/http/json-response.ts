@@ -10,8 +10,9 @@ export const jsonResponse = (
   status: number,
   value: unknown,
   headers: Record<string, string> = {},
-): SandboxResponse => ({
-  status,
-  headers: { 'Content-Type': 'application/json', ...headers },
-  body: JSON.stringify(value),
-})
+): SandboxResponse => {
+  // A loop, not a spread: spreading header records is slow in V8 (decision 0021).
+  const all: Record<string, string> = { 'Content-Type': 'application/json' }
+  for (const name in headers) all[name] = headers[name] as string
+  return { status, headers: all, body: JSON.stringify(value) }
+}

@@ -27,3 +27,21 @@ export const parsePositiveInteger = (text: string, max: number): number | undefi
   const value = Number(text)
   return value <= max ? value : undefined
 }
+
+const INTEGER = /^-?[0-9]+$/
+
+/**
+ * `limit` under `limitOutOfRange: 'clamp'` (contract §16): an integer is
+ * clamped to `min`-`max`, anything else is `fallback`.
+ *
+ * @example
+ * clampInteger('500', { min: 1, max: 100, fallback: 20 }) // 100
+ * clampInteger('abc', { min: 1, max: 100, fallback: 20 }) // 20
+ */
+export const clampInteger = (
+  text: string,
+  bounds: { min: number; max: number; fallback: number },
+): number => {
+  if (!INTEGER.test(text)) return bounds.fallback
+  return Math.min(bounds.max, Math.max(bounds.min, Number(text)))
+}

@@ -14,9 +14,14 @@ const isJsonContentType = (value: string | undefined): boolean =>
 export interface BodySchema<T> {
   safeParse(
     value: unknown,
-  ):
-    | { success: true; data: T }
-    | { success: false; error: { issues: readonly { path: PropertyKey[]; message: string }[] } }
+  ): { success: true; data: T } | { success: false; error: { issues: readonly BodyIssue[] } }
+}
+
+/** One problem zod found; `keys` lists the unknown fields of an `unrecognized_keys` issue. */
+interface BodyIssue {
+  path: PropertyKey[]
+  message: string
+  keys?: readonly string[]
 }
 
 export interface ReadJsonOptions {
@@ -24,15 +29,19 @@ export interface ReadJsonOptions {
   subject?: string
   /** The `(body)` detail's message when the body is not a JSON object. */
   notAnObject?: string
+  /** Bodies above this many bytes are 413 (default 65,536: the `maxBodyBytes` setting). */
+  maxBodyBytes?: number
 }
 
 /** Every problem zod found, one detail each; a missing top-level field says `is required`. */
-const toDetails = (
-  value: object,
-  issues: readonly { path: PropertyKey[]; message: string }[],
-): ErrorDetail[] => {
+const toDetails = (value: object, issues: readonly BodyIssue[]): ErrorDetail[] => {
   const details: ErrorDetail[] = []
   for (const issue of issues) {
+    // An unknown field (unknownFields: 'reject'): one detail naming each.
+    if (issue.keys !== undefined && issue.path.length === 0) {
+      for (const key of issue.keys) details.push({ field: key, message: issue.message })
+      continue
+    }
     const field = issue.path.map(String).join('.')
     const top = issue.path[0]
     const missing = typeof top === 'string' && !Object.hasOwn(value, top)
@@ -48,7 +57,7 @@ const toDetails = (
 }
 
 /**
- * Reads a JSON request body and validates it: 413 over 64 KiB, 400
+ * Reads a JSON request body and validates it: 413 over 64 KiB (or `maxBodyBytes`), 400
  * `invalid_content_type` without `Content-Type: application/json`, 400
  * `malformed_json` for bytes that are not UTF-8 JSON, 400 `validation_failed`
  * for a body that is not a JSON object or breaks the schema (every problem in
@@ -63,7 +72,8 @@ export const readJson = <T>(
   options: ReadJsonOptions = {},
 ): T => {
   const body = request.body
-  if (body !== null && body.byteLength > LIMITS.maxBodyBytes) throw payloadTooLarge()
+  const maxBodyBytes = options.maxBodyBytes ?? LIMITS.maxBodyBytes
+  if (body !== null && body.byteLength > maxBodyBytes) throw payloadTooLarge(maxBodyBytes)
   if (!isJsonContentType(request.headers['content-type'])) {
     throw new ApiError(
       'invalid_content_type',

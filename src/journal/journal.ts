@@ -1,116 +1,77 @@
-import type { TransportFault } from '../http/types.js'
+import { createJournalBudget, type JournalBudget } from './journal-budget.js'
+import type { JournalRecord, SessionJournal } from './journal-entry.js'
 
-/** A request's or response's headers and body as the journal keeps them (secrets redacted). */
-export interface JournalMessage {
-  /** Lower-case header names; credentials redacted (contract §14). */
-  headers: Record<string, string>
-  /** The body as text (UTF-8), capped at `JOURNAL_BODY_LIMIT` characters; null for none. */
-  body: string | null
-  /** True when the body was longer than the cap and was cut. */
-  bodyTruncated: boolean
-}
+export type {
+  AnswerSource,
+  JournalCapture,
+  JournalEntry,
+  JournalMessage,
+  JournalRecord,
+  SessionJournal,
+  Violation,
+} from './journal-entry.js'
+export { JOURNAL_LIMITS } from './journal-entry.js'
 
-/** One request the sandbox answered (or failed on purpose), as the journal keeps it. */
-export interface JournalEntry {
-  /** Ascending number of the entry within its session. */
-  seq: number
-  /** ISO time by the sandbox clock. */
-  time: string
-  /** The session that answered (`default` unless one was chosen). */
-  session: string
-  method: string
-  /** The absolute request URL, with secret-looking query parameters redacted. */
-  url: string
-  /** The status the client got, or null when the connection was failed instead (`fault`). */
-  status: number | null
-  /** How the connection was failed, when it was: the client saw no response. */
-  fault: TransportFault | undefined
-  /** The scenario that answered. */
-  scenario: string
-  /** The plan of the key, when the key was valid. */
-  plan: string | undefined
-  /** Time the sandbox spent on the request, in ms (without a scenario's delay). */
-  durationMs: number
-  /** A scenario's delay before the answer (or the failure), in ms. */
-  delayMs: number
-  request: JournalMessage
-  /** What the client received; null when the connection was failed. */
-  response: JournalMessage | null
-}
-
-export interface RequestJournal {
-  /** Records an entry and returns it with its `seq`. */
-  record(entry: Omit<JournalEntry, 'seq'>): JournalEntry
-  list(): JournalEntry[]
-  clear(): void
-  readonly capacity: number
-}
-
-/** Longest body the journal keeps, in characters. */
-export const JOURNAL_BODY_LIMIT = 8_192
-
-const decoder = new TextDecoder('utf-8')
+/** Requests each session's journal keeps by default (option `journalSize`). */
+export const DEFAULT_JOURNAL_SIZE = 500
 
 /**
- * A body as the journal keeps it: text, cut at the cap.
+ * A session's journal: an array used as a queue (the budget always evicts a
+ * session's oldest record, so the head is the only place records leave).
  *
  * @example
- * journalBody('{"name":"Rex"}') // { body: '{"name":"Rex"}', bodyTruncated: false }
+ * const budget = createJournalBudget({ maxEntries: 10_000, maxBytes: 32 * 1024 * 1024 })
+ * const journal = createJournal(500, budget)
  */
-export const journalBody = (
-  body: string | Uint8Array | null,
-): Pick<JournalMessage, 'body' | 'bodyTruncated'> => {
-  if (body === null) return { body: null, bodyTruncated: false }
-  const text =
-    typeof body === 'string'
-      ? body
-      : decoder.decode(
-          body.byteLength > JOURNAL_BODY_LIMIT * 4
-            ? body.subarray(0, JOURNAL_BODY_LIMIT * 4)
-            : body,
-        )
-  const truncated =
-    text.length > JOURNAL_BODY_LIMIT ||
-    (typeof body !== 'string' && body.byteLength > JOURNAL_BODY_LIMIT * 4)
-  return { body: truncated ? text.slice(0, JOURNAL_BODY_LIMIT) : text, bodyTruncated: truncated }
-}
-
-/**
- * A ring buffer of the last `capacity` requests.
- *
- * @example
- * const journal = createJournal(100)
- */
-export const createJournal = (capacity = 500): RequestJournal => {
+export const createJournal = (
+  capacity: number = DEFAULT_JOURNAL_SIZE,
+  budget: JournalBudget = createJournalBudget(),
+): SessionJournal => {
   if (!Number.isInteger(capacity) || capacity < 0) {
     throw new TypeError(
       `Failed to create the request journal: capacity ${capacity} must be a whole number >= 0.`,
     )
   }
-  // A ring grown on demand (an idle session holds none of it); recording is O(1).
-  let ring: (JournalEntry | undefined)[] = []
+  let queue: JournalRecord[] = []
+  let head = 0
   let seq = 0
-  let cleared = 0
-  return {
+  const shift = (): void => {
+    queue[head] = undefined as unknown as JournalRecord
+    head++
+    // Compact once the dead front is half the array: amortised O(1).
+    if (head > 64 && head * 2 > queue.length) {
+      queue = queue.slice(head)
+      head = 0
+    }
+  }
+  const journal: SessionJournal = {
     capacity,
-    record(entry) {
+    record(capture) {
       seq++
-      const stored = { seq, ...entry }
-      if (capacity > 0) ring[seq % capacity] = stored
-      return stored
-    },
-    list() {
-      const first = Math.max(cleared, seq - capacity) + 1
-      const out: JournalEntry[] = []
-      for (let n = first; n <= seq; n++) {
-        const entry = ring[n % capacity]
-        if (entry !== undefined) out.push(entry)
+      const record = budget.admit(capture, seq)
+      if (capacity === 0 || !budget.keeps) return record
+      if (queue.length - head >= capacity) {
+        const oldest = queue[head] as JournalRecord
+        shift()
+        budget.unlink(oldest)
       }
-      return out
+      record.owner = journal
+      queue.push(record)
+      budget.link(record)
+      return record
+    },
+    records: () => queue.slice(head),
+    get size() {
+      return queue.length - head
     },
     clear() {
-      ring = []
-      cleared = seq
+      for (let i = head; i < queue.length; i++) budget.unlink(queue[i] as JournalRecord)
+      queue = []
+      head = 0
+    },
+    evictOldest(record) {
+      if (queue[head] === record) shift()
     },
   }
+  return journal
 }

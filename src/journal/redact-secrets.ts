@@ -43,9 +43,16 @@ export const isSecretName = (name: string): boolean => {
   return last !== undefined && SECRET_WORDS.has(last)
 }
 
-/** At most four characters, and never more than half, of a credential. */
-const hint = (token: string): string =>
-  `${token.slice(0, Math.min(4, Math.floor(token.length / 2)))}…${REDACTED}`
+/**
+ * At most four characters, and never more than half, of a credential, then `…`.
+ *
+ * @example
+ * redactionHint('sandbox-free') // 'sand…'
+ */
+export const redactionHint = (token: string): string =>
+  `${token.slice(0, Math.min(4, Math.floor(token.length / 2)))}…`
+
+const hint = (token: string): string => `${redactionHint(token)}${REDACTED}`
 
 /**
  * Keeps `Bearer sandbox-free` as `Bearer sand…(redacted)`: enough to tell keys

@@ -54,6 +54,14 @@ export interface HarEntry {
     scenario: string
     plan: string | null
     fault: 'network-error' | 'timeout' | null
+    /** The routed operation (null: no API route). */
+    operation: string | null
+    /** `key:<ref>` or `anon:<address>` (contract §18), and the ref of the token sent. */
+    caller: string
+    keyRef: string | null
+    source: 'sandbox' | 'upstream' | 'replay'
+    /** The client went away before the answer reached it. */
+    aborted: boolean
   }
 }
 
@@ -215,6 +223,11 @@ export const toHAR = (entries: readonly JournalEntry[], options: ToHarOptions = 
         scenario: entry.scenario,
         plan: entry.plan ?? null,
         fault: entry.fault ?? null,
+        operation: entry.operation,
+        caller: entry.caller,
+        keyRef: entry.keyRef,
+        source: entry.source,
+        aborted: entry.aborted,
       },
     })),
   },

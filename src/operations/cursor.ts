@@ -7,8 +7,19 @@ const PREFIX = 'after:'
 const toBase64Url = (text: string): string =>
   btoa(text).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '')
 
+// Pages are asked for again and again: a cursor is made once per id (a bounded cache).
+const cursors = new Map<number, string>()
+
 /** The cursor meaning "the pets after this id". */
-export const encodeCursor = (afterId: number): string => toBase64Url(`${PREFIX}${afterId}`)
+export const encodeCursor = (afterId: number): string => {
+  let cursor = cursors.get(afterId)
+  if (cursor === undefined) {
+    if (cursors.size >= 4_096) cursors.clear()
+    cursor = toBase64Url(`${PREFIX}${afterId}`)
+    cursors.set(afterId, cursor)
+  }
+  return cursor
+}
 
 /** The id a cursor points after, or undefined when the token is not one of ours. */
 export const decodeCursor = (cursor: string): number | undefined => {

@@ -1,11 +1,16 @@
 import { LIMITS } from '../contract/limits.js'
 import { ApiError } from '../http/api-error.js'
 import { invalidParameter } from '../http/errors.js'
-import { jsonResponse } from '../http/json-response.js'
 import { parsePositiveInteger } from '../http/query.js'
 import { defineOperation, type SandboxSettings } from './operation.js'
+import { petJson } from './pet-json.js'
 
-const httpDate = (ms: number): string => new Date(ms).toUTCString()
+// The sunset date is a setting: its HTTP form is written once, not on every answer.
+let lastDate: { ms: number; text: string } | undefined
+const httpDate = (ms: number): string => {
+  if (lastDate?.ms !== ms) lastDate = { ms, text: new Date(ms).toUTCString() }
+  return lastDate.text
+}
 
 /** The answer of getPet from its removal date on (and in the `sunset` scenario). */
 export const operationRemoved = (settings: SandboxSettings): ApiError =>
@@ -33,8 +38,9 @@ export const getPet = defineOperation({
     const id = parsePositiveInteger(params.petId ?? '', LIMITS.maxId)
     if (id === undefined)
       throw invalidParameter('petId', `must be a decimal integer from 1 to ${LIMITS.maxId}`)
-    const pet = await store.get(id)
+    let pet = store.get(id)
+    if (pet instanceof Promise) pet = await pet
     if (pet === undefined) throw new ApiError('pet_not_found', `No pet has the id ${id}.`)
-    return jsonResponse(200, pet)
+    return { status: 200, headers: { 'Content-Type': 'application/json' }, body: petJson(pet) }
   },
 })

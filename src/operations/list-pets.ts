@@ -1,59 +1,106 @@
+import type { FidelitySettings } from '../contract/fidelity.js'
 import { LIMITS } from '../contract/limits.js'
-import { PetStatusSchema } from '../contract/pet.js'
+import { type PetStatus, PetStatusSchema } from '../contract/pet.js'
 import { invalidParameter } from '../http/errors.js'
-import { jsonResponse } from '../http/json-response.js'
-import { parsePositiveInteger, singleParam } from '../http/query.js'
+import { clampInteger, parsePositiveInteger, singleParam } from '../http/query.js'
 import { decodeCursor, encodeCursor } from './cursor.js'
 import { defineOperation } from './operation.js'
+import { petsJson } from './pet-json.js'
+
+const CLAMP = {
+  min: LIMITS.listLimitMin,
+  max: LIMITS.listLimitMax,
+  fallback: LIMITS.listLimitDefault,
+} as const
+const OFFSET = /^(0|[1-9][0-9]{0,15})$/
+
+/** `limit`: 1-100, default 20; out of range, 400 or clamped (`limitOutOfRange`). */
+const readLimit = (query: URLSearchParams, fidelity: FidelitySettings): number => {
+  const text = singleParam(query, 'limit')
+  if (text === undefined) return LIMITS.listLimitDefault
+  const parsed = parsePositiveInteger(text, LIMITS.listLimitMax)
+  if (parsed !== undefined) return parsed
+  if (fidelity.limitOutOfRange === 'clamp') return clampInteger(text, CLAMP)
+  throw invalidParameter(
+    'limit',
+    `must be an integer from ${LIMITS.listLimitMin} to ${LIMITS.listLimitMax}`,
+  )
+}
+
+/** `status`: a PetStatus; anything else 400, ignored or no pets (`unknownStatusFilter`). */
+const readStatus = (
+  query: URLSearchParams,
+  fidelity: FidelitySettings,
+): PetStatus | undefined | 'none' => {
+  const text = singleParam(query, 'status')
+  if (text === undefined) return undefined
+  const parsed = PetStatusSchema.safeParse(text)
+  if (parsed.success) return parsed.data
+  if (fidelity.unknownStatusFilter === 'ignore') return undefined
+  if (fidelity.unknownStatusFilter === 'empty') return 'none'
+  throw invalidParameter('status', `must be one of ${PetStatusSchema.options.join(', ')}`)
+}
+
+/** Where the page starts: after a `cursor`'s id, or `offset` pets in (`pagination`). */
+const readPosition = (
+  query: URLSearchParams,
+  fidelity: FidelitySettings,
+): { afterId?: number; offset?: number } => {
+  if (fidelity.pagination === 'cursor') {
+    const text = singleParam(query, 'cursor')
+    if (text === undefined) return {}
+    const afterId = decodeCursor(text)
+    if (afterId === undefined)
+      throw invalidParameter('cursor', 'must be a cursor from a previous page’s next link')
+    return { afterId }
+  }
+  if (fidelity.pagination === 'offset') {
+    const text = singleParam(query, 'offset')
+    if (text === undefined) return {}
+    if (!OFFSET.test(text) || Number(text) > LIMITS.maxId)
+      throw invalidParameter('offset', `must be a whole number from 0 to ${LIMITS.maxId}`)
+    return { offset: Number(text) }
+  }
+  return {}
+}
 
 /**
- * GET /pets (listPets): ascending ids, `limit`, `status` and an opaque
- * `cursor`; `Link: rel="next"` while more follow and `X-Total-Count`.
+ * GET /pets (listPets): ascending ids, `limit`, `status` and paging (an
+ * opaque `cursor` by default); `Link: rel="next"` while more follow and
+ * `X-Total-Count`. The fidelity settings (contract §16) choose how an
+ * out-of-range `limit` and an unknown `status` are answered, the paging
+ * (`cursor`, `offset`, `none`) and the total-count header.
  */
 export const listPets = defineOperation({
   id: 'listPets',
   method: 'GET',
   path: '/pets',
   async run({ url, store, settings }) {
+    const { fidelity } = settings
     const query = url.searchParams
-    const limitText = singleParam(query, 'limit')
-    const statusText = singleParam(query, 'status')
-    const cursorText = singleParam(query, 'cursor')
+    const limit = readLimit(query, fidelity)
+    const status = readStatus(query, fidelity)
+    const position = readPosition(query, fidelity)
 
-    let limit: number = LIMITS.listLimitDefault
-    if (limitText !== undefined) {
-      const parsed = parsePositiveInteger(limitText, LIMITS.listLimitMax)
-      if (parsed === undefined) {
-        throw invalidParameter(
-          'limit',
-          `must be an integer from ${LIMITS.listLimitMin} to ${LIMITS.listLimitMax}`,
-        )
-      }
-      limit = parsed
-    }
-    let status: ReturnType<typeof PetStatusSchema.parse> | undefined
-    if (statusText !== undefined) {
-      const parsed = PetStatusSchema.safeParse(statusText)
-      if (!parsed.success)
-        throw invalidParameter('status', `must be one of ${PetStatusSchema.options.join(', ')}`)
-      status = parsed.data
-    }
-    let afterId: number | undefined
-    if (cursorText !== undefined) {
-      afterId = decodeCursor(cursorText)
-      if (afterId === undefined)
-        throw invalidParameter('cursor', 'must be a cursor from a previous page’s next link')
-    }
-
-    const page = await store.list({ status, afterId, limit })
-    const headers: Record<string, string> = { 'X-Total-Count': String(page.total) }
-    if (page.nextAfterId !== undefined) {
-      // Only the API's own parameters: sandbox flags (__scenario, __session, …) never travel in links.
-      const next = new URLSearchParams({ limit: String(limit) })
-      if (status !== undefined) next.set('status', status)
-      next.set('cursor', encodeCursor(page.nextAfterId))
+    let page =
+      status === 'none'
+        ? undefined
+        : store.list({ status, limit, afterId: position.afterId, offset: position.offset })
+    if (page instanceof Promise) page = await page
+    page ??= { pets: [], total: 0, nextAfterId: undefined }
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' }
+    if (fidelity.totalCountHeader !== false) headers[fidelity.totalCountHeader] = String(page.total)
+    if (page.nextAfterId !== undefined && fidelity.pagination !== 'none') {
+      // Only the API's own parameters: sandbox flags (__scenario, __session, …) never travel in
+      // links. Every value is URL-safe as it is (digits, a status word, base64url): no encoding.
+      let next = `limit=${limit}`
+      if (status !== undefined && status !== 'none') next += `&status=${status}`
+      next +=
+        fidelity.pagination === 'offset'
+          ? `&offset=${(position.offset ?? 0) + page.pets.length}`
+          : `&cursor=${encodeCursor(page.nextAfterId)}`
       headers.Link = `<${url.origin}${settings.basePath}/pets?${next}>; rel="next"`
     }
-    return jsonResponse(200, page.pets, headers)
+    return { status: 200, headers, body: petsJson(page.pets) }
   },
 })

@@ -1,8 +1,11 @@
+import type { FidelitySettings } from '../contract/fidelity.js'
+import type { OperationId } from '../contract/operation-ids.js'
+import type { NewPet } from '../contract/pet.js'
 import type { PetRecords } from '../db/pet-records.js'
+import type { BodySchema } from '../http/read-json.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 
-/** Operation ids of the spec. */
-export type OperationId = 'listPets' | 'createPet' | 'getPet'
+export type { OperationId }
 
 /** The sandbox's settings, resolved once from its options; operations and scenarios read them. */
 export interface SandboxSettings {
@@ -14,6 +17,12 @@ export interface SandboxSettings {
   sunsetAt: number
   /** How long a ban lasts (the `rateLimit.banMinutes` option), in ms; the `banned` scenario mirrors it. */
   banMs: number
+  /** The fidelity settings of contract §16, resolved (defaults: the contract's guesses). */
+  fidelity: Readonly<FidelitySettings>
+  /** True when `fidelity.errorCodes` renames any code (the pipeline skips the rename otherwise). */
+  renamesErrorCodes: boolean
+  /** createPet's body schema under the fidelity settings, built once. */
+  newPetSchema: BodySchema<NewPet>
 }
 
 /** Everything an operation needs to answer one request. */

@@ -1,6 +1,7 @@
 import { PLAN_LIMITS } from '../contract/plans.js'
 import type { ApiError } from '../http/api-error.js'
 import { rateLimited } from '../http/errors.js'
+import type { RateLimitDecision } from '../rate-limit/rate-limiter.js'
 import type { SessionState } from '../state/sandbox-state.js'
 import type { Caller } from './authenticate.js'
 
@@ -16,26 +17,35 @@ import type { Caller } from './authenticate.js'
  * const { headers, refusal } = await admit(session, caller, now)
  * if (refusal !== undefined) throw refusal
  */
-export const admit = async (
+export const admit = (
   session: SessionState,
   caller: Caller,
   now: number,
-): Promise<{ headers: Record<string, string>; refusal: ApiError | undefined }> => {
-  const decision = await session.take({
+): Admission | Promise<Admission> => {
+  const decision = session.take({
     bucket: caller.bucket,
     limits: caller.key?.limits ?? PLAN_LIMITS.free,
     now,
     bannable: caller.key !== undefined,
   })
-  return {
-    headers: decision.headers,
-    refusal: decision.allowed
-      ? undefined
-      : rateLimited(decision.code ?? 'rate_limit_exceeded', {
-          retryAfterSeconds: decision.retryAfterSeconds ?? 1,
-        }),
-  }
+  // Synchronous when the session is (memory): no microtask on the hot path.
+  return decision instanceof Promise ? decision.then(toAdmission) : toAdmission(decision)
 }
+
+/** The rate limit's verdict on one request. */
+export interface Admission {
+  headers: Record<string, string>
+  refusal: ApiError | undefined
+}
+
+const toAdmission = (decision: RateLimitDecision): Admission => ({
+  headers: decision.headers,
+  refusal: decision.allowed
+    ? undefined
+    : rateLimited(decision.code ?? 'rate_limit_exceeded', {
+        retryAfterSeconds: decision.retryAfterSeconds ?? 1,
+      }),
+})
 
 /**
  * The rate-limit headers of the caller's bucket without counting a request

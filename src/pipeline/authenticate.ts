@@ -20,18 +20,26 @@ export interface Caller {
  * @example
  * const caller = await identify(session, parseAuthorization(request.headers.authorization), request)
  */
-export const identify = async (
+export const identify = (
   session: SessionState,
   auth: AuthorizationHeader,
   request: Pick<SandboxRequest, 'clientAddress'>,
-): Promise<Caller> => {
-  const key = auth.kind === 'bearer' ? await session.lookupKey(auth.token) : undefined
-  return {
-    auth,
-    key,
-    bucket: key !== undefined ? `key:${key.key}` : `anon:${request.clientAddress ?? 'shared'}`,
-  }
+): Caller | Promise<Caller> => {
+  const key = auth.kind === 'bearer' ? session.lookupKey(auth.token) : undefined
+  // Synchronous when the session is (memory): no microtask on the hot path.
+  if (key instanceof Promise) return key.then((found) => toCaller(auth, found, request))
+  return toCaller(auth, key, request)
 }
+
+const toCaller = (
+  auth: AuthorizationHeader,
+  key: ApiKeyInfo | undefined,
+  request: Pick<SandboxRequest, 'clientAddress'>,
+): Caller => ({
+  auth,
+  key,
+  bucket: key !== undefined ? `key:${key.key}` : `anon:${request.clientAddress ?? 'shared'}`,
+})
 
 /**
  * Stage 4: the 401 for a caller without a valid key, with its challenge.

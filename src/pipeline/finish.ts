@@ -1,6 +1,7 @@
+import type { OperationId } from '../contract/operation-ids.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
-import { type JournalEntry, journalBody } from '../journal/journal.js'
-import { redactHeaders, redactUrl } from '../journal/redact-secrets.js'
+import type { AnswerSource, JournalRecord, Violation } from '../journal/journal.js'
+import { toJournalEntry } from '../journal/to-journal-entry.js'
 import type { SessionState } from '../state/sandbox-state.js'
 import type { PipelineContext } from './pipeline-context.js'
 
@@ -10,57 +11,98 @@ export interface FinishInput {
   response: SandboxResponse
   session: SessionState
   now: number
-  /** Headers of the operation (getPet's deprecation headers), on every answer of it. */
-  operationHeaders: Record<string, string>
+  operation: OperationId | null
+  /** Headers of the operation (getPet's deprecation headers), on every answer of it; null for none. */
+  operationHeaders: Record<string, string> | null
   /** `X-RateLimit-*` for the caller's bucket. */
-  rateLimitHeaders: Record<string, string>
+  rateLimitHeaders: Record<string, string> | null
+  /** The bearer token sent, and whether it was a valid key of the session. */
+  token: string | undefined
+  keyValid: boolean
   scenario: string
   plan: string | undefined
   /** `performance.now()` when the request arrived. */
   startedAt: number
+  /** Where the answer came from (default `sandbox`). */
+  source?: AnswerSource | undefined
+  /** Rules of the contract the answer broke (upstream answers). */
+  violations?: Violation[] | undefined
+}
+
+const NO_VIOLATIONS: Violation[] = []
+Object.freeze(NO_VIOLATIONS)
+
+const encoder = new TextEncoder()
+
+/**
+ * The answer's headers in one stated order (later wins): the operation's,
+ * then the rate limit's, then the response's own (so a forced 429 can say
+ * `X-RateLimit-Remaining: 0`).
+ */
+const mergeHeaders = (
+  operation: Record<string, string> | null,
+  rateLimit: Record<string, string> | null,
+  own: Record<string, string>,
+): Record<string, string> => {
+  // Plain loops: object spread of header records was a quarter of a request's time (decision 0021).
+  const out: Record<string, string> = {}
+  if (operation !== null) for (const name in operation) out[name] = operation[name] as string
+  if (rateLimit !== null) for (const name in rateLimit) out[name] = rateLimit[name] as string
+  for (const name in own) out[name] = own[name] as string
+  return out
 }
 
 /**
- * Stage 8: the answer's headers, in one stated order (later wins): the
- * operation's headers, then the rate-limit headers, then the response's own
- * (so a forced 429 can say `X-RateLimit-Remaining: 0`); `HEAD` loses the body;
- * then the journal entry (secrets redacted) and the `request` event.
+ * Stage 8: the answer's headers; `HEAD` loses the body; then the journal
+ * record (references, not copies: it is redacted when read, decision 0020)
+ * and, only when someone listens, the `request` event.
  *
  * @example
- * const { response, entry } = await finish(ctx, input)
+ * const { response, record } = await finish(ctx, input)
  */
 export const finish = async (
   ctx: PipelineContext,
   input: FinishInput,
-): Promise<{ response: SandboxResponse; entry: JournalEntry }> => {
-  const { request, url, session } = input
+): Promise<{ response: SandboxResponse; record: JournalRecord }> => {
+  const { request, session } = input
+  const own = input.response
   const response: SandboxResponse = {
-    ...input.response,
-    headers: { ...input.operationHeaders, ...input.rateLimitHeaders, ...input.response.headers },
+    status: own.status,
+    headers: mergeHeaders(input.operationHeaders, input.rateLimitHeaders, own.headers),
+    body: own.body,
+    delayMs: own.delayMs,
+    fault: own.fault,
   }
   if (request.method === 'HEAD' && response.body !== null) {
     // The GET's headers, its length included, without the body (contract §15).
-    response.headers['Content-Length'] = String(new TextEncoder().encode(response.body).byteLength)
+    response.headers['Content-Length'] = String(encoder.encode(response.body).byteLength)
     response.body = null
   }
   const failed = response.fault !== undefined
-  const entry = await session.record({
-    time: new Date(input.now).toISOString(),
+  const record = await session.record({
+    at: input.now,
     session: session.id,
+    instance: ctx.instance,
     method: request.method,
-    url: redactUrl(url.href),
+    url: input.url.href,
+    operation: input.operation,
+    token: input.token,
+    keyValid: input.keyValid,
+    clientAddress: request.clientAddress,
     status: failed ? null : response.status,
     fault: response.fault,
     scenario: input.scenario,
     plan: input.plan,
+    source: input.source ?? 'sandbox',
+    violations: input.violations ?? NO_VIOLATIONS,
     durationMs: Math.round((performance.now() - input.startedAt) * 1000) / 1000,
     delayMs: response.delayMs ?? 0,
-    request: { headers: redactHeaders(request.headers), ...journalBody(request.body) },
-    response: failed
-      ? null
-      : { headers: redactHeaders(response.headers), ...journalBody(response.body) },
+    requestHeaders: request.headers,
+    requestBody: request.body,
+    responseHeaders: failed ? null : response.headers,
+    responseBody: failed ? null : response.body,
   })
   if (ctx.state.events.has('request'))
-    await ctx.state.events.emit('request', entry).catch(ctx.onError)
-  return { response, entry }
+    await ctx.state.events.emit('request', toJournalEntry(record)).catch(ctx.onError)
+  return { response, record }
 }

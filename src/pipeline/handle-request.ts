@@ -1,8 +1,10 @@
 import { parseAuthorization } from '../auth/parse-authorization.js'
 import { ApiError } from '../http/api-error.js'
 import { internalError } from '../http/errors.js'
+import { renameErrorCode } from '../http/rename-error-code.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
-import type { JournalEntry } from '../journal/journal.js'
+import type { JournalEntry, JournalRecord } from '../journal/journal.js'
+import { toJournalEntry } from '../journal/to-journal-entry.js'
 import { API_ROUTER } from '../operations/routes.js'
 import { DEFAULT_SESSION, type SessionState } from '../state/sandbox-state.js'
 import { STALE_RETRIES, StaleStateError } from '../state/stale-state.js'
@@ -29,8 +31,24 @@ export interface HandleOptions {
 
 /** An answered request: the response and its journal entry. */
 export interface Answer {
-  response: SandboxResponse
-  entry: JournalEntry
+  readonly response: SandboxResponse
+  /** The journal's entry (secrets redacted), made when first read. */
+  readonly entry: JournalEntry
+  /** @internal The journal's record itself (what a runtime's log line reads, without redacting anything). */
+  readonly record: JournalRecord
+}
+
+/** An answer whose entry is made on first read: a runtime that never reads it pays nothing for it. */
+class LazyAnswer implements Answer {
+  #entry: JournalEntry | undefined
+  constructor(
+    readonly response: SandboxResponse,
+    readonly record: JournalRecord,
+  ) {}
+  get entry(): JournalEntry {
+    this.#entry ??= toJournalEntry(this.record)
+    return this.#entry
+  }
 }
 
 // The bare base path is where people start exploring: its 404 names the routes (issue 15).
@@ -72,23 +90,32 @@ export const handleRequest = async (
   if (options.passUnknownRoutes === true && match.kind === 'not-found') return null
 
   const startedAt = performance.now()
-  const operationHeaders =
-    match.kind === 'found' ? (match.value.headers?.({ url, settings: ctx.settings }) ?? {}) : {}
+  const operation = match.kind === 'found' ? match.value : undefined
+  const operationHeaders = operation?.headers?.({ url, settings: ctx.settings }) ?? null
   let session: SessionState | undefined
   let now = 0
   let caller: Caller | undefined
-  let rateLimitHeaders: Record<string, string> = {}
+  let rateLimitHeaders: Record<string, string> | null = null
   let scenario = ''
   let response: SandboxResponse
   try {
     const auth = parseAuthorization(request.headers.authorization)
     const requested = requestedSession(url, request.headers)
-    const boundTo = auth.kind === 'bearer' ? await ctx.state.keySession(auth.token) : undefined
-    session = await ctx.state.session(selectSession({ requested, boundTo }))
-    await session.ready()
-    now = await session.now()
-    caller = await identify(session, auth, request)
-    scenario = await session.sticky()
+    // The state seam may answer now (memory) or later (Redis): await only what is pending,
+    // so an in-memory request pays no microtask per stage (decision 0021).
+    let bound = auth.kind === 'bearer' ? ctx.state.keySession(auth.token) : undefined
+    if (bound instanceof Promise) bound = await bound
+    let selected = ctx.state.session(selectSession({ requested, boundTo: bound }))
+    if (selected instanceof Promise) selected = await selected
+    session = selected
+    const ready = session.ready()
+    if (ready !== undefined) await ready
+    const moment = session.now()
+    now = moment instanceof Promise ? await moment : moment
+    const identified = identify(session, auth, request)
+    caller = identified instanceof Promise ? await identified : identified
+    const sticky = session.sticky()
+    scenario = sticky instanceof Promise ? await sticky : sticky
     if (request.method === 'OPTIONS' && match.kind === 'method-not-allowed') {
       // No operation answers OPTIONS, so a known path matches as "another method".
       rateLimitHeaders = await peekQuota(session, caller, now)
@@ -98,12 +125,13 @@ export const handleRequest = async (
         body: null,
       }
     } else {
-      const admitted = await admit(session, caller, now)
+      let admitted = admit(session, caller, now)
+      if (admitted instanceof Promise) admitted = await admitted
       rateLimitHeaders = admitted.headers
       if (admitted.refusal !== undefined) throw admitted.refusal
       requireKey(caller)
       scenario = scenarioName(url, request.headers, scenario)
-      const selected = selectScenario(ctx.scenarios, scenario)
+      const chosen = selectScenario(ctx.scenarios, scenario)
       const { operation, params } = route(
         match,
         request.method,
@@ -115,7 +143,7 @@ export const handleRequest = async (
         url,
         operation,
         params,
-        scenario: selected,
+        scenario: chosen,
         session,
         now,
         rateLimit: rateLimitHeaders,
@@ -128,19 +156,27 @@ export const handleRequest = async (
       return handleRequest(ctx, request, options, attempt + 1)
     response = toResponse(ctx, error)
   }
+  // The `errorCodes` setting (contract §16): the deployment's names for the codes, when any.
+  if (ctx.settings.renamesErrorCodes)
+    response = renameErrorCode(response, ctx.settings.fidelity.errorCodes)
   // A request refused before its session was known is journaled in `default`.
   session ??= await ctx.state.session(DEFAULT_SESSION)
   if (now === 0) now = await session.now()
-  return finish(ctx, {
+  const auth = caller?.auth ?? parseAuthorization(request.headers.authorization)
+  const done = await finish(ctx, {
     request,
     url,
     response,
     session,
     now,
+    operation: operation?.id ?? null,
     operationHeaders,
     rateLimitHeaders,
+    token: auth.kind === 'bearer' ? auth.token : undefined,
+    keyValid: caller?.key !== undefined,
     scenario: scenario === '' ? await session.sticky() : scenario,
     plan: caller?.key?.plan,
     startedAt,
   })
+  return new LazyAnswer(done.response, done.record)
 }

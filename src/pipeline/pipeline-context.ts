@@ -9,6 +9,8 @@ export interface PipelineContext {
   origin: string | undefined
   scenarios: ScenarioRegistry
   state: SandboxState
+  /** The instance that answers, when several share a store (journal entries name it). */
+  instance?: string | undefined
   /** Reports a programming error (the client gets 500 internal_error). */
   onError: (error: unknown) => void
 }

@@ -1,6 +1,7 @@
 import { createBaseKeys } from '../auth/key-registry.js'
+import type { FidelitySettings } from '../contract/fidelity.js'
 import type { PetStore } from '../db/pet-store.js'
-import type { SandboxResponse } from '../http/types.js'
+import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import { type Answer, type HandleOptions, handleRequest } from '../pipeline/handle-request.js'
 import type { PipelineContext } from '../pipeline/pipeline-context.js'
 import type { RateLimiter } from '../rate-limit/rate-limiter.js'
@@ -46,6 +47,12 @@ export interface SandboxCore<S extends string = never> extends SessionControls<S
   /** The one origin the sandbox answers for (from a full `baseUrl`), or undefined for any. */
   readonly origin: string | undefined
   /**
+   * The fidelity settings (contract §16) this sandbox answers with, resolved:
+   * the options given, the contract's guesses for the rest. What the upstream
+   * mode's validator and `verify` compare against.
+   */
+  readonly fidelity: Readonly<FidelitySettings>
+  /**
    * The core: a request in, a plain response out; null when the request is not
    * the API's. Header names and the method may be in any case; the body may be
    * bytes, a string, or a value to send as JSON. The URL must be absolute.
@@ -53,6 +60,12 @@ export interface SandboxCore<S extends string = never> extends SessionControls<S
   handle(request: HandleInput, options?: HandleOptions): Promise<SandboxResponse | null>
   /** As `handle`, with the request's journal entry (what a runtime logs). */
   answer(request: HandleInput, options?: HandleOptions): Promise<Answer | null>
+  /**
+   * @internal As `answer`, for a runtime whose request is already the core's
+   * own shape (upper-case method, lower-case header names, absolute URL, bytes):
+   * nothing is checked or copied (the standalone server's hot path).
+   */
+  answerRequest(request: SandboxRequest, options?: HandleOptions): Promise<Answer | null>
   /** Typed events for extensions: `request`, `change`, `reset`, `keys`, `scenario`, `clock`, `session`. */
   readonly events: {
     on<K extends keyof SandboxEvents>(type: K, listener: Listener<SandboxEvents[K]>): () => void
@@ -122,6 +135,8 @@ export const createSandboxCore = <const S extends string = never>(
     baseKeys: createBaseKeys(options.keys),
     rateLimit: options.rateLimit,
     journalSize: options.journalSize,
+    journalMaxEntries: options.journalMaxEntries,
+    journalMaxBytes: options.journalMaxBytes,
     now: options.now,
     startScenario,
     sessionTtlMs: options.sessionTtlMs,
@@ -166,7 +181,10 @@ export const createSandboxCore = <const S extends string = never>(
     },
     basePath: settings.basePath,
     origin,
+    fidelity: settings.fidelity,
     answer,
+    answerRequest: (request: SandboxRequest, handleOptions?: HandleOptions) =>
+      handleRequest(ctx, request, handleOptions),
     handle: async (request: HandleInput, handleOptions?: HandleOptions) =>
       (await answer(request, handleOptions))?.response ?? null,
     events: { on: state.events.on },

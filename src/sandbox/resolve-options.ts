@@ -1,6 +1,8 @@
+import { createNewPetSchema } from '../contract/pet.js'
 import type { SandboxSettings } from '../operations/operation.js'
 import { resolveRateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import { checkOptionNames } from './check-option-names.js'
+import { resolveFidelity } from './resolve-fidelity.js'
 import {
   DEFAULT_BASE_PATH,
   DEFAULT_DEPRECATED_AT,
@@ -55,6 +57,8 @@ export const resolveOptions = (options: SandboxOptions<string>): ResolvedBase =>
     )
   }
   checkCount('journalSize', options.journalSize, 100_000)
+  checkCount('journalMaxEntries', options.journalMaxEntries, 10_000_000)
+  checkCount('journalMaxBytes', options.journalMaxBytes, 16 * 1024 * 1024 * 1024)
   if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) {
     throw new TypeError(
       `Failed to create the sandbox: seed must be an integer, got ${String(options.seed)}.`,
@@ -83,6 +87,7 @@ export const resolveOptions = (options: SandboxOptions<string>): ResolvedBase =>
       `Failed to create the sandbox: the base path "${basePath}" must be a non-root path such as "/v1".`,
     )
   }
+  const fidelity = resolveFidelity(options)
   const deprecatedAt = toMs('deprecatedAt', options.deprecatedAt ?? DEFAULT_DEPRECATED_AT)
   return {
     origin,
@@ -91,6 +96,9 @@ export const resolveOptions = (options: SandboxOptions<string>): ResolvedBase =>
       deprecation: `@${Math.floor(deprecatedAt / 1000)}`,
       sunsetAt: toMs('sunsetAt', options.sunsetAt ?? DEFAULT_SUNSET_AT),
       banMs: resolveRateLimitOptions(options.rateLimit).banMs,
+      fidelity,
+      renamesErrorCodes: Object.keys(fidelity.errorCodes).length > 0,
+      newPetSchema: createNewPetSchema(fidelity),
     },
   }
 }

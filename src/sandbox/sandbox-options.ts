@@ -1,4 +1,5 @@
 import type { KeyOption } from '../auth/key-registry.js'
+import { FIDELITY_SETTING_NAMES, type FidelitySettings } from '../contract/fidelity.js'
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import type { RateLimiter } from '../rate-limit/rate-limiter.js'
 import type { ScenarioName } from '../scenarios/built-in-scenarios.js'
@@ -8,9 +9,14 @@ import type { StoreOption } from '../state/shared-store.js'
 /**
  * Options of `createSandbox`. Every one is optional. `S` is the names of your
  * own `scenarios`, inferred from them, so that `scenario` and
- * `sandbox.scenario.set()` take only a known name.
+ * `sandbox.scenario.set()` take only a known name. The fidelity settings of
+ * contract §16 (`limitOutOfRange`, `unknownStatusFilter`, `defaultStatus`,
+ * `nameMaxLength`, `unknownFields`, `pagination`, `totalCountHeader`,
+ * `errorCodes`, `maxBodyBytes`) make the sandbox answer like a given
+ * deployment where the spec is silent; `petstore-sandbox verify --emit-config`
+ * writes them. Their defaults are the contract's guesses.
  */
-export interface SandboxOptions<S extends string = never> {
+export interface SandboxOptions<S extends string = never> extends Partial<FidelitySettings> {
   /**
    * Where the API lives. A path (default `/v1`) matches any origin whose path
    * starts with it, so production, staging and relative URLs are all
@@ -46,8 +52,18 @@ export interface SandboxOptions<S extends string = never> {
   limiter?: RateLimiter
   /** Time source of the sandbox clock (default `Date.now`). */
   now?: () => number
-  /** How many requests the journal keeps (default 500). */
+  /** How many requests each session's journal keeps (default 500). */
   journalSize?: number
+  /**
+   * How many requests every session's journal keeps together (default 10,000):
+   * the server-wide bound, whatever the number of sessions (oldest go first).
+   */
+  journalMaxEntries?: number
+  /**
+   * About how many bytes every session's journal keeps together (default 32 MiB;
+   * each entry holds at most 100 header lines of 2,048 characters and 8 KiB of each body).
+   */
+  journalMaxBytes?: number
   /** When getPet was deprecated, for its `Deprecation` header (default 2026-01-01T00:00:00Z). */
   deprecatedAt?: Date | string
   /** When getPet is removed and starts answering 410 (default 2030-12-05T00:00:00Z, the spec's date). */
@@ -82,12 +98,15 @@ export const SANDBOX_OPTION_NAMES = [
   'rateLimit',
   'now',
   'journalSize',
+  'journalMaxEntries',
+  'journalMaxBytes',
   'deprecatedAt',
   'sunsetAt',
   'onError',
   'sessionTtlMs',
   'maxSessions',
   'store',
+  ...FIDELITY_SETTING_NAMES,
 ] as const satisfies readonly (keyof SandboxOptions)[]
 
 export const DEFAULT_BASE_PATH = '/v1'

@@ -91,7 +91,7 @@ export const createSessionControls = (input: {
   return {
     id,
     get ready() {
-      return resolve().ready()
+      return Promise.resolve(resolve().ready())
     },
     reset: () => resolve().reset(),
     keys: {

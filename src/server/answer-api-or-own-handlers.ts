@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { LIMITS } from '../contract/limits.js'
 import type { OwnHandler } from '../handlers/check-own-handlers.js'
-import { type ApiAnswerContext, answerApiRequest, OVERSIZED } from './answer-api-request.js'
+import { type ApiAnswerContext, answerApiRequest, oversized } from './answer-api-request.js'
 import { readRequestBody } from './read-request-body.js'
 import { serveOwnHandlers } from './serve-own-handlers.js'
 
@@ -23,13 +22,14 @@ export const answerApiOrOwnHandlers = async (input: {
 }): Promise<boolean> => {
   const { api, handlers, req, res, url, basePathHint } = input
   // Read once: the sandbox, then the handlers, then the sandbox again may all need it.
-  const read = await readRequestBody(req, LIMITS.maxBodyBytes)
+  const { maxBodyBytes } = api.sandbox.fidelity
+  const read = await readRequestBody(req, maxBodyBytes)
   if (read.kind === 'aborted') {
     req.socket.destroy()
     return true
   }
   if (read.kind === 'too-large')
-    return answerApiRequest(api, req, res, { body: OVERSIZED, basePathHint })
+    return answerApiRequest(api, req, res, { body: oversized(maxBodyBytes), basePathHint })
   const { body } = read
   if (await answerApiRequest(api, req, res, { body, passUnknownRoutes: true })) return true
   if (await serveOwnHandlers(handlers, req, res, url, body)) return true

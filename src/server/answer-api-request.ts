@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { LIMITS } from '../contract/limits.js'
-import type { JournalEntry } from '../journal/journal.js'
+import type { JournalRecord } from '../journal/journal.js'
 import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { buildSandboxRequest, requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { type BodyReadResult, readRequestBody } from './read-request-body.js'
@@ -12,8 +11,8 @@ export interface ApiAnswerContext {
   held: HeldAnswers
   /** Host used when a request's Host header is missing or malformed. */
   fallbackHost: string
-  /** Told about each answered request's journal entry (the request log). */
-  onAnswered?: ((req: IncomingMessage, entry: JournalEntry) => void) | undefined
+  /** Told about each answered request's journal record (the request log, the dashboard's chart). */
+  onAnswered?: ((req: IncomingMessage, record: JournalRecord) => void) | undefined
 }
 
 export interface AnswerOptions {
@@ -25,11 +24,29 @@ export interface AnswerOptions {
   passUnknownRoutes?: boolean | undefined
   /** Appended to the 404 for the bare base path (the server's dashboard and OpenAPI document). */
   basePathHint?: string | undefined
+  /** Headers written with the answer (the CORS headers, when they were not set on `res`). */
+  headers?: Readonly<Record<string, string>> | undefined
 }
 
 // The core reads only the length of an oversized body, so one shared buffer
-// of cap + 1 bytes stands for every body that was refused without reading it.
-export const OVERSIZED = new Uint8Array(LIMITS.maxBodyBytes + 1)
+// of cap + 1 bytes (per cap: the `maxBodyBytes` setting) stands for every
+// body that was refused without reading it.
+const oversizedBodies = new Map<number, Uint8Array>()
+
+/**
+ * The stand-in for a body over `maxBodyBytes`, made once per limit.
+ *
+ * @example
+ * answerApiRequest(ctx, req, res, { body: oversized(ctx.sandbox.fidelity.maxBodyBytes) })
+ */
+export const oversized = (maxBodyBytes: number): Uint8Array => {
+  let body = oversizedBodies.get(maxBodyBytes)
+  if (body === undefined) {
+    body = new Uint8Array(maxBodyBytes + 1)
+    oversizedBodies.set(maxBodyBytes, body)
+  }
+  return body
+}
 
 /**
  * Answers a request below the API's base path through the core, without
@@ -48,32 +65,33 @@ export const answerApiRequest = async (
 ): Promise<boolean> => {
   const url = requestUrl(req, requestOrigin(req, ctx.fallbackHost), options.path)
   if (url === undefined) return false
+  const { maxBodyBytes } = ctx.sandbox.fidelity
   const read: BodyReadResult =
     options.body !== undefined
-      ? options.body !== null && options.body.byteLength > LIMITS.maxBodyBytes
+      ? options.body !== null && options.body.byteLength > maxBodyBytes
         ? { kind: 'too-large' }
         : { kind: 'body', body: options.body }
-      : await readRequestBody(req, LIMITS.maxBodyBytes)
+      : await readRequestBody(req, maxBodyBytes)
   if (read.kind === 'aborted') {
     req.socket.destroy()
     return true
   }
   const tooLarge = read.kind === 'too-large'
-  const answer = await ctx.sandbox.answer(
-    buildSandboxRequest(req, { url, body: tooLarge ? OVERSIZED : read.body }),
+  const answer = await ctx.sandbox.answerRequest(
+    buildSandboxRequest(req, { url, body: tooLarge ? oversized(maxBodyBytes) : read.body }),
     {
       passUnknownRoutes: options.passUnknownRoutes === true && !tooLarge,
-      ...(options.basePathHint === undefined ? {} : { basePathHint: options.basePathHint }),
+      basePathHint: options.basePathHint,
     },
   )
   if (answer === null) return false
-  const { response, entry } = answer
+  const { response, record } = answer
   if (tooLarge) {
     // The rest of the body is never read: close once answered, discarding what still arrives.
     response.headers.Connection = 'close'
     req.resume()
   }
-  ctx.onAnswered?.(req, entry)
-  await writeSandboxResponse({ req, res, response, held: ctx.held })
+  ctx.onAnswered?.(req, record)
+  await writeSandboxResponse({ req, res, response, held: ctx.held, extra: options.headers })
   return true
 }

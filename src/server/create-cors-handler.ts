@@ -11,6 +11,55 @@ export const DEFAULT_CORS_OPTIONS: CorsOptions = {
   maxAge: CORS_POLICY.maxAgeSeconds,
 }
 
+/** Sets CORS headers and answers preflights; true when it answered. */
+export interface CorsHandler {
+  (req: IncomingMessage, res: ServerResponse): boolean
+  /**
+   * The headers the package sets on every request that is not a preflight,
+   * when they do not depend on the request (a fixed `origin`): the API's hot
+   * path writes them with the answer instead of calling `setHeader` each time.
+   */
+  readonly simpleHeaders: Readonly<Record<string, string>> | undefined
+}
+
+const isPreflight = (req: IncomingMessage): boolean =>
+  req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined
+
+/**
+ * What the package sets on a simple request, learnt once by running it
+ * against a recording response: the fast path cannot drift from the package.
+ */
+const learnSimpleHeaders = (
+  middleware: ReturnType<typeof cors>,
+  options: CorsOptions,
+): Record<string, string> | undefined => {
+  if (options.origin !== undefined && typeof options.origin !== 'string') return undefined
+  const headers: Record<string, string> = {}
+  const recorder = {
+    setHeader: (name: string, value: string) => {
+      headers[name] = value
+    },
+    getHeader: (name: string) => headers[name],
+  } as unknown as ServerResponse
+  let passed = false
+  middleware({ method: 'GET', headers: {} } as IncomingMessage, recorder, () => {
+    passed = true
+  })
+  return passed ? Object.freeze(headers) : undefined
+}
+
+/**
+ * The default CORS options, exposing a `totalCountHeader` of another name
+ * (contract §16) where X-Total-Count is exposed, so pages can read it.
+ *
+ * @example
+ * exposingTotalCount('X-Total') // DEFAULT_CORS_OPTIONS with X-Total exposed
+ */
+export const exposingTotalCount = (header: string | false): CorsOptions =>
+  header === false || header.toLowerCase() === 'x-total-count'
+    ? DEFAULT_CORS_OPTIONS
+    : { ...DEFAULT_CORS_OPTIONS, exposedHeaders: [...CORS_POLICY.exposedHeaders, header] }
+
 /**
  * Sets CORS headers with the `cors` package and answers preflights (an
  * OPTIONS with `Access-Control-Request-Method`) itself: no key, no quota.
@@ -20,15 +69,11 @@ export const DEFAULT_CORS_OPTIONS: CorsOptions = {
  * const applyCors = createCorsHandler()
  * if (applyCors(req, res)) return
  */
-export const createCorsHandler = (
-  options: CorsOptions = DEFAULT_CORS_OPTIONS,
-): ((req: IncomingMessage, res: ServerResponse) => boolean) => {
+export const createCorsHandler = (options: CorsOptions = DEFAULT_CORS_OPTIONS): CorsHandler => {
   const middleware = cors(options)
-  return (req, res) => {
-    const preflight =
-      req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined
+  const apply = (req: IncomingMessage, res: ServerResponse): boolean => {
     // A plain OPTIONS is the API's (405 with Allow); the package would answer any OPTIONS.
-    if (req.method === 'OPTIONS' && !preflight) return false
+    if (req.method === 'OPTIONS' && !isPreflight(req)) return false
     let passed = false
     // With static options the package calls next synchronously.
     middleware(req, res, () => {
@@ -36,4 +81,20 @@ export const createCorsHandler = (
     })
     return !passed
   }
+  return Object.assign(apply, { simpleHeaders: learnSimpleHeaders(middleware, options) })
 }
+
+/**
+ * The CORS headers to write with this request's answer instead of setting
+ * them now, or undefined when they must be set the package's way.
+ *
+ * @example
+ * const corsHeaders = writtenWithAnswer(applyCors, req)
+ */
+export const writtenWithAnswer = (
+  handler: CorsHandler | undefined,
+  req: IncomingMessage,
+): Readonly<Record<string, string>> | undefined =>
+  handler === undefined || isPreflight(req) || req.method === 'OPTIONS'
+    ? undefined
+    : handler.simpleHeaders

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream'
 import { checkOwnHandlers } from '../handlers/check-own-handlers.js'
 import { ApiError } from '../http/api-error.js'
 import { internalError, routeNotFound } from '../http/errors.js'
-import type { JournalEntry } from '../journal/journal.js'
+import type { JournalRecord } from '../journal/journal.js'
 import { belowBasePath } from '../pipeline/locate.js'
 import { checkOptionNames } from '../sandbox/check-option-names.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
@@ -15,7 +15,7 @@ import { requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { checkRequestHead } from './check-request-head.js'
 import { checkControlOrigin } from './control/check-control-origin.js'
 import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-request.js'
-import { createCorsHandler } from './create-cors-handler.js'
+import { createCorsHandler, exposingTotalCount, writtenWithAnswer } from './create-cors-handler.js'
 import { createDashboard } from './dashboard/create-dashboard.js'
 import { DASHBOARD_HEADERS } from './dashboard/dashboard-headers.js'
 import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
@@ -84,21 +84,31 @@ export const createSandboxServer = <const S extends string = never>(
   const dashboard = createDashboard({ sandbox, adminToken })
   const basePath = sandbox.basePath
   const held = createHeldAnswers(maxHoldMs)
-  const applyCors = corsOptions === false ? () => false : createCorsHandler(corsOptions)
+  const cors =
+    corsOptions === false
+      ? undefined
+      : createCorsHandler(corsOptions ?? exposingTotalCount(sandbox.fidelity.totalCountHeader))
+  const applyCors = cors ?? (() => false)
   let data: AttachedDataFile | undefined
   let openApiDocument: string | undefined
   let fallbackHost = '127.0.0.1'
   let closing: Promise<void> | undefined
 
-  // The journal entry of each answered API request, for its log line.
-  const answered = new WeakMap<IncomingMessage, JournalEntry>()
+  // The journal record of each answered API request, for its log line (only when there is a log).
+  const answered = new WeakMap<IncomingMessage, JournalRecord>()
   const api: ApiAnswerContext = {
     sandbox,
     held,
     get fallbackHost() {
       return fallbackHost
     },
-    onAnswered: (req, entry) => answered.set(req, entry),
+    onAnswered:
+      onRequest === undefined
+        ? (_req, record) => dashboard.count(record.status)
+        : (req, record) => {
+            dashboard.count(record.status)
+            answered.set(req, record)
+          },
   }
   const control = {
     sandbox,
@@ -132,21 +142,41 @@ export const createSandboxServer = <const S extends string = never>(
       await handleControlRequest(control, req, res)
       return
     }
-    if (applyCors(req, res)) return
+    const below = belowBasePath(path, basePath)
+    // The API's hot path writes the CORS headers with its answer (one writeHead, decision 0021).
+    const corsHeaders =
+      below !== undefined && handlers.length === 0 ? writtenWithAnswer(cors, req) : undefined
+    if (corsHeaders === undefined && applyCors(req, res)) return
     const origin = requestOrigin(req, fallbackHost)
-    const url = requestUrl(req, origin)
-    const links = serverLinks(origin, basePath)
-    if (belowBasePath(path, basePath) !== undefined) {
-      const basePathHint = describeLinks(links)
-      if (handlers.length === 0 || url === undefined) {
-        if (await answerApiRequest(api, req, res, { basePathHint })) return
-      } else if (await answerApiOrOwnHandlers({ api, handlers, req, res, url, basePathHint }))
-        return
-    } else if (url !== undefined && handlers.length > 0) {
-      if (await serveOwnHandlers(handlers, req, res, url)) return
+    const links = (): ReturnType<typeof serverLinks> => serverLinks(origin, basePath)
+    // Only the bare base path's 404 names the dashboard and the document.
+    const basePathHint = below === '' || below === '/' ? describeLinks(links()) : undefined
+    if (below !== undefined && handlers.length === 0) {
+      if (await answerApiRequest(api, req, res, { basePathHint, headers: corsHeaders })) return
+      // Not the API's after all (a target that is not a path): the 404 below gets CORS the usual way.
+      if (corsHeaders !== undefined && applyCors(req, res)) return
+    } else {
+      const url = requestUrl(req, origin)
+      if (below !== undefined) {
+        if (url === undefined) {
+          if (await answerApiRequest(api, req, res, { basePathHint })) return
+        } else if (
+          await answerApiOrOwnHandlers({
+            api,
+            handlers,
+            req,
+            res,
+            url,
+            basePathHint: basePathHint ?? '',
+          })
+        )
+          return
+      } else if (url !== undefined && handlers.length > 0) {
+        if (await serveOwnHandlers(handlers, req, res, url)) return
+      }
     }
     if (path === '/') {
-      writeNow(res, answerServerIndex(req.method ?? 'GET', links))
+      writeNow(res, answerServerIndex(req.method ?? 'GET', links()))
       return
     }
     writeNow(res, routeNotFound(path).toResponse())

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { JournalEntry } from '../journal/journal.js'
+import type { JournalRecord } from '../journal/journal.js'
 import { redactUrl } from '../journal/redact-secrets.js'
 import type { RequestLogEntry } from './format-log-line.js'
 
@@ -14,8 +14,8 @@ import type { RequestLogEntry } from './format-log-line.js'
 export const describeRequest = (input: {
   req: IncomingMessage
   res: ServerResponse
-  /** The journal entry, for a request the API answered. */
-  entry: JournalEntry | undefined
+  /** The journal's record, for a request the API answered. */
+  entry: JournalRecord | undefined
   ms: number
 }): RequestLogEntry => {
   const { req, res, entry } = input

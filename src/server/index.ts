@@ -4,6 +4,12 @@
  */
 
 export * from '../core-api.js'
+export type {
+  SkippedCheck,
+  VerifyCheck,
+  VerifyReport,
+  VerifyStop,
+} from '../verify/verify-types.js'
 export { CONTROL_PREFIX } from './control/handle-control-request.js'
 export { DEFAULT_CORS_OPTIONS } from './create-cors-handler.js'
 export { createSandboxServer, type SandboxServer } from './create-sandbox-server.js'
@@ -16,3 +22,4 @@ export {
   sandboxMiddleware,
 } from './sandbox-middleware.js'
 export type { SandboxServerOptions } from './server-options.js'
+export { type VerifyOptions, verify } from './verify/verify.js'

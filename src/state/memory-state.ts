@@ -8,7 +8,9 @@ import { createClock, type SandboxClock } from '../clock/clock.js'
 import { PetStore, type ReadonlyPetStoreSnapshot, seededSnapshot } from '../db/pet-store.js'
 import { DEFAULT_PET_COUNT } from '../db/seed-pets.js'
 import { ApiError } from '../http/api-error.js'
-import { createJournal, type JournalEntry, type RequestJournal } from '../journal/journal.js'
+import { createJournal, type JournalEntry, type SessionJournal } from '../journal/journal.js'
+import { createJournalBudget, type JournalBudget } from '../journal/journal-budget.js'
+import { toJournalEntry } from '../journal/to-journal-entry.js'
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import { createRateLimiter, type RateLimiter } from '../rate-limit/rate-limiter.js'
 import { createEmitter } from './emitter.js'
@@ -27,7 +29,7 @@ export interface MemorySessionState extends SessionState {
   readonly sandboxClock: SandboxClock
   readonly keys: KeyRegistry
   readonly limiter: RateLimiter
-  readonly journal: RequestJournal
+  readonly journal: SessionJournal
   /** The session's own pets (the default scenario's store); reloaded in place by a reset. */
   readonly pets: PetStore
   now(): number
@@ -45,6 +47,7 @@ export interface MemorySessionState extends SessionState {
   clearJournal(): void
   petCount(): number
   reset(): Promise<void>
+  ready(): Promise<void> | undefined
   /** Real time (not the session's clock) of the last use, epoch ms. */
   readonly lastUsed: number
   /** Marks the session used now (requests and control calls do). */
@@ -60,7 +63,12 @@ export interface MemoryStateOptions {
   rateLimit?: RateLimitOptions | undefined
   /** Replaces every session's limiter (the benchmark's no-op limiter). */
   limiter?: RateLimiter | undefined
+  /** Requests each session's journal keeps (default 500). */
   journalSize?: number | undefined
+  /** Requests every session's journal keeps together (default 10,000). */
+  journalMaxEntries?: number | undefined
+  /** Approximate bytes every session's journal keeps together (default 32 MiB). */
+  journalMaxBytes?: number | undefined
   /** Time source of the clocks and of idle times (default `Date.now`). */
   now?: (() => number) | undefined
   /** The sticky scenario of a new or reset session. */
@@ -84,6 +92,8 @@ export interface MemoryState extends SandboxState {
   listSessions(): SessionSummary[]
   /** Drops a session (not `default`); false when there is none. */
   dropSession(id: string): boolean
+  /** The server-wide bound on every session's journal. */
+  readonly journalBudget: JournalBudget
 }
 
 export const DEFAULT_SESSION_TTL_MS = 3_600_000
@@ -111,15 +121,24 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
   // Faker runs once per seed and count (db's memoized, frozen seededSnapshot):
   // every session and every reset loads the same shared records.
   const seeded = (): ReadonlyPetStoreSnapshot => seededSnapshot({ seed: options.seed, count })
+  const journalBudget = createJournalBudget({
+    maxEntries: options.journalMaxEntries,
+    maxBytes: options.journalMaxBytes,
+  })
 
   const createSession = (id: string): MemorySessionState => {
     const clock = createClock(options.now === undefined ? {} : { source: options.now })
     const keys = createKeyRegistry(options.baseKeys, { session: id, index })
     const limiter = options.limiter ?? createRateLimiter(options.rateLimit)
-    const journal = createJournal(options.journalSize)
+    const journal = createJournal(options.journalSize, journalBudget)
     const pets = new PetStore()
     const follow = (store: PetStore, name: string): void => {
-      store.subscribe((change) => events.emit('change', { session: id, store: name, ...change }))
+      // Nobody listening, nothing to wait for: the create stays synchronous.
+      store.subscribe((change) =>
+        events.has('change')
+          ? events.emit('change', { session: id, store: name, type: change.type, pet: change.pet })
+          : undefined,
+      )
     }
     const scenarioState = createScenarioState({
       seed: options.seed,
@@ -129,7 +148,12 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
     follow(pets, 'default')
     let sticky = options.startScenario
     let lastUsed = realNow()
-    let loading = pets.load(seeded())
+    let loaded = false
+    const whenLoaded = (load: Promise<void>): Promise<void> =>
+      load.then(() => {
+        loaded = true
+      })
+    let loading = whenLoaded(pets.load(seeded()))
     const emit = <K extends keyof SandboxEvents>(type: K, event: SandboxEvents[K]): void => {
       events.emit(type, event).catch(options.onError ?? (() => {}))
     }
@@ -145,7 +169,7 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
       get lastUsed() {
         return lastUsed
       },
-      ready: () => loading,
+      ready: () => (loaded ? undefined : loading),
       now: () => clock.now(),
       lookupKey: (key) => keys.lookup(key),
       take: (request) => limiter.take(request),
@@ -180,7 +204,7 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
         return true
       },
       listKeys: () => keys.list(),
-      listJournal: () => journal.list(),
+      listJournal: () => journal.records().map(toJournalEntry),
       clearJournal: () => journal.clear(),
       petCount: () => pets.count,
       store: (scenario) => scenarioState.store(scenario) ?? pets,
@@ -197,7 +221,8 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
         keys.reset()
         journal.clear()
         // Reloaded in place: whoever follows the store keeps following it.
-        loading = pets.load(seeded()).then(() => events.emit('reset', { session: id }))
+        loaded = false
+        loading = whenLoaded(pets.load(seeded())).then(() => events.emit('reset', { session: id }))
         return loading
       },
     }
@@ -213,6 +238,7 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
     if (session === undefined) return false
     others.delete(id)
     session.keys.reset()
+    session.journal.clear()
     void events.emit('session', { session: id, type: 'drop' }).catch(() => {})
     return true
   }
@@ -273,9 +299,19 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
         id: session.id,
         pets: session.pets.count,
         scenario: session.sticky(),
-        requests: session.journal.list().length,
+        requests: session.journal.size,
         lastUsed: new Date(session.lastUsed).toISOString(),
       })),
     dropSession: drop,
+    journalBudget,
+    recentRequests(cursor, max) {
+      const after = cursor === undefined ? 0 : Number(cursor)
+      const recent = journalBudget.recent(Number.isSafeInteger(after) && after > 0 ? after : 0, max)
+      return {
+        entries: recent.records.map(toJournalEntry),
+        cursor: String(recent.cursor),
+        skipped: cursor === undefined ? 0 : recent.skipped,
+      }
+    },
   }
 }

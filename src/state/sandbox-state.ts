@@ -1,7 +1,7 @@
 import type { ApiKeyInfo, CreateKeyOptions } from '../auth/key-registry.js'
 import type { PlanLimits } from '../contract/plans.js'
 import type { PetRecords } from '../db/pet-records.js'
-import type { JournalEntry } from '../journal/journal.js'
+import type { JournalCapture, JournalEntry, JournalRecord } from '../journal/journal.js'
 import type { RateLimitDecision, TakeRequest } from '../rate-limit/rate-limiter.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { Emitter } from './emitter.js'
@@ -18,8 +18,11 @@ export type Awaitable<T> = T | Promise<T>
  */
 export interface SessionState {
   readonly id: string
-  /** Resolves once the session's pets are in place (after creation or a reset). */
-  ready(): Promise<void>
+  /**
+   * Resolves once the session's pets are in place (after creation or a
+   * reset); undefined when they are (nothing to wait for on the hot path).
+   */
+  ready(): Awaitable<void>
   /** The moment by this session's clock, epoch ms (read once per request). */
   now(): Awaitable<number>
   /** A key as this session sees it (revocations are per session). */
@@ -38,8 +41,12 @@ export interface SessionState {
   store(scenario: Scenario): Awaitable<PetRecords>
   /** The next number of a scenario's seeded stream in this session. */
   random(scenario: Scenario): number
-  /** Records an answered request; returns the entry with its number. */
-  record(entry: Omit<JournalEntry, 'seq'>): Awaitable<JournalEntry>
+  /**
+   * Journals an answered request. The capture holds references (no copies);
+   * the journal bounds it and returns it as its record, numbered. Never
+   * redacts or serializes on the request's path (decision 0020).
+   */
+  record(capture: JournalCapture): Awaitable<JournalRecord>
 
   // The controls (the control API awaits these; the in-memory ones are synchronous).
   // Every mutation emits its event on the sandbox (`scenario`, `clock`, `keys`, `reset`).
@@ -55,6 +62,7 @@ export interface SessionState {
   createKey(options: CreateKeyOptions): Awaitable<ApiKeyInfo>
   revokeKey(key: string): Awaitable<boolean>
   listKeys(): Awaitable<ApiKeyInfo[]>
+  /** The session's journal, oldest first, as readers see it (secrets redacted). */
   listJournal(): Awaitable<JournalEntry[]>
   clearJournal(): Awaitable<void>
   /** How many pets the session's own store holds. */
@@ -76,9 +84,25 @@ export interface SessionSummary {
   lastUsed: string
 }
 
+/** The newest requests of every session after a cursor: what the dashboard's feed polls. */
+export interface RecentRequests {
+  /** Oldest first. */
+  entries: JournalEntry[]
+  /** Pass it to the next call to get only newer requests. */
+  cursor: string
+  /** Requests after the given cursor that are not in `entries` (past `max`, or evicted). */
+  skipped: number
+}
+
 /** The sessions of a sandbox and what they share. */
 export interface SandboxState {
   readonly events: Emitter<SandboxEvents>
+  /**
+   * The newest requests answered after `cursor` (undefined: the newest `max`),
+   * across every session, at most `max`. Costs nothing per request: it reads
+   * the server-wide journal (decision 0020).
+   */
+  recentRequests(cursor: string | undefined, max: number): Awaitable<RecentRequests>
   /** The session a run-time key belongs to, when it is one. */
   keySession(key: string): Awaitable<string | undefined>
   /**

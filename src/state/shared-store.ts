@@ -37,6 +37,8 @@ export interface SharedStateOptions {
   baseKeys: ReadonlyMap<string, ApiKeyInfo>
   rateLimit?: RateLimitOptions | undefined
   journalSize?: number | undefined
+  journalMaxEntries?: number | undefined
+  journalMaxBytes?: number | undefined
   now?: (() => number) | undefined
   startScenario: string
   sessionTtlMs?: number | undefined
@@ -144,6 +146,7 @@ export const openSharedState = (store: StoreOption, options: SharedStateOptions)
   return {
     events,
     ready: loading,
+    recentRequests: async (cursor, max) => (await get()).recentRequests(cursor, max),
     keySession: (key) =>
       real !== undefined ? real.keySession(key) : get().then((s) => s.keySession(key)),
     session: (id) => (real !== undefined ? real.session(id) : get().then((s) => s.session(id))),

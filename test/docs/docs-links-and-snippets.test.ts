@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, join, normalize, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseCliArgs } from '../../src/cli/parse-cli-args.js'
+import { parseVerifyArgs } from '../../src/cli/parse-verify-args.js'
 import { type MarkdownPage, markdownFiles, ROOT, readMarkdown } from './read-markdown.js'
 
 // Issue 21, point 5: a README a newcomer can use, and guides that cannot rot.
@@ -65,7 +66,8 @@ const badCommands = (page: MarkdownPage, text: string, line: number): string[] =
     (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: object }).scripts,
   )
   const bad: string[] = []
-  for (const raw of text.split('\n')) {
+  // A line ending in "\\" goes on on the next one.
+  for (const raw of text.replaceAll(/\\\n\s*/g, ' ').split('\n')) {
     const command = raw.replace(/\s+#.*$/, '').trim()
     for (const part of command.split(/&&|;/).map((p) => p.trim())) {
       const words = part.split(/\s+/).filter((w) => w !== '' && w !== '&')
@@ -77,7 +79,9 @@ const badCommands = (page: MarkdownPage, text: string, line: number): string[] =
       const args = (cli ?? direct)?.filter((w): w is string => w !== undefined)
       if (args === undefined || args.some((w) => /[$"']/.test(w))) continue
       try {
-        parseCliArgs(args)
+        // `verify` has its own arguments (it reads its key from the environment when not given).
+        if (args[0] === 'verify') parseVerifyArgs(args.slice(1), { PETSTORE_SANDBOX_VERIFY_KEY: 'k' })
+        else parseCliArgs(args)
       } catch (error) {
         bad.push(`${where(page, line)} "${part}": ${String(error)}`)
       }

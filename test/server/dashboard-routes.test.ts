@@ -89,11 +89,11 @@ describe('the dashboard routes', () => {
     }
   })
 
-  it('streams a snapshot and the backlog at once, then each request the API answers, secrets redacted', async () => {
+  it('streams a snapshot and the backlog at once, then the requests the API answers in batches, secrets redacted', async () => {
     const events = await readEvents(
       `${origin}/__sandbox/events`,
       {},
-      (seen) => seen.some((e) => e.event === 'request'),
+      (seen) => seen.some((e) => e.event === 'requests'),
       async () => {
         await fetch(`${origin}/v1/pets?limit=1&token=s3cret`, {
           headers: { ...FREE, cookie: 'session=abc' },
@@ -102,7 +102,12 @@ describe('the dashboard routes', () => {
     )
     expect(events[0]?.event).toBe('snapshot')
     expect(events[1]?.event).toBe('backlog')
-    const request = events.find((e) => e.event === 'request')?.data as Record<string, unknown>
+    const batch = events.find((e) => e.event === 'requests')?.data as {
+      entries: Record<string, unknown>[]
+      skipped: number
+    }
+    expect(batch.skipped).toBe(0)
+    const request = batch.entries.at(-1)
     expect(request).toMatchObject({
       method: 'GET',
       url: '/v1/pets?limit=1&token=(redacted)',

@@ -12,6 +12,10 @@ import { toFeedEntry } from './to-feed-entry.js'
 const BACKLOG = 200
 /** How often the stream pushes quotas, the clock and the chart (real time). */
 const TICK_MS = 1_000
+/** How often, while a page is open, the feed reads what was answered since (real time). */
+const FEED_MS = 250
+/** Most log entries one feed batch carries (200 a second at most); past it the batch says how many it skipped. */
+const FEED_MAX = 50
 
 /** The dashboard's state on a server: the built page, the log feed, the chart, the stream. */
 export interface Dashboard {
@@ -21,14 +25,16 @@ export interface Dashboard {
   readonly assets: Map<string, DashboardAsset>
   /** Reads the built page into memory. */
   load(dir?: string): Promise<void>
-  /** The entries a page gets on connecting, oldest first. */
-  backlog(): FeedEntry[]
+  /** The entries a page gets on connecting, oldest first (every session). */
+  backlog(): Promise<FeedEntry[]>
+  /** Counts an answer for the chart (the server calls it; no work per request beyond a counter). */
+  count(status: number | null): void
   /** Quotas, clock and scenario of a session (default: `default`), and the chart. */
   snapshot(session?: string): DashboardSnapshot
   /** The key a gauge's `ref` names in a session (default: `default`), or undefined. */
   resolveRef(ref: string, session?: string): string | undefined
   /** Opens the event stream of a page watching `session`. */
-  openStream(res: ServerResponse, session: string): void
+  openStream(res: ServerResponse, session: string): Promise<void>
   /** Pushes an event to every open page (e.g. `change` after a control call). */
   publish(event: string, data: unknown): void
   /** Ends every stream and stops the ticker. */
@@ -37,7 +43,10 @@ export interface Dashboard {
 
 /**
  * Creates the dashboard of a standalone server. Nothing runs while no page is
- * open except the log's ring of the last 200 answers and the chart's counters.
+ * open except the chart's counters: the log is read from the server-wide
+ * journal (`state.recentRequests`) every 250 ms while a page is open, in
+ * batches of at most 50, so its cost does not grow with the request rate
+ * (docs/decisions/0020-journal-entry.md).
  *
  * @example
  * const dashboard = createDashboard({ sandbox, limiter, adminToken })
@@ -55,8 +64,30 @@ export const createDashboard = (input: {
   const refOf = (bucket: string): string =>
     createHash('sha256').update(salt).update(bucket).digest('hex').slice(0, 20)
   let assets = new Map<string, DashboardAsset>()
-  let ring: FeedEntry[] = []
   let ticker: ReturnType<typeof setInterval> | undefined
+  let feedTimer: ReturnType<typeof setInterval> | undefined
+  /** The feed's position in the server-wide journal; undefined until the first page opens. */
+  let cursor: string | undefined
+  let polling = false
+
+  const readRecent = async (after: string | undefined, max: number) => {
+    const recent = await sandbox.state.recentRequests(after, max)
+    return { ...recent, entries: recent.entries.map(toFeedEntry) }
+  }
+  const pollFeed = async (): Promise<void> => {
+    if (polling || cursor === undefined) return
+    polling = true
+    try {
+      const recent = await readRecent(cursor, FEED_MAX)
+      cursor = recent.cursor
+      if (recent.entries.length > 0 || recent.skipped > 0)
+        stream.publish('requests', { entries: recent.entries, skipped: recent.skipped })
+    } catch {
+      // A shared store that cannot be read now is read again at the next poll.
+    } finally {
+      polling = false
+    }
+  }
 
   const snapshot = (session: string = sandbox.id): DashboardSnapshot => {
     const controls = session === sandbox.id ? sandbox : sandbox.session(session)
@@ -82,23 +113,20 @@ export const createDashboard = (input: {
       if (size > 0 && ticker === undefined) {
         ticker = setInterval(() => stream.publishPerSession('snapshot', snapshot), TICK_MS)
         ticker.unref()
+        feedTimer = setInterval(() => void pollFeed(), FEED_MS)
+        feedTimer.unref()
       } else if (size === 0 && ticker !== undefined) {
         clearInterval(ticker)
+        clearInterval(feedTimer)
         ticker = undefined
+        feedTimer = undefined
+        cursor = undefined
       }
     },
   })
 
-  // The feed: every session's requests; quotas, clock and scenario of the session each page watches.
-  sandbox.events.on('request', (entry) => {
-    const feed = toFeedEntry(entry)
-    series.count(statusClass(feed.status))
-    ring.push(feed)
-    if (ring.length > BACKLOG * 2) ring = ring.slice(-BACKLOG)
-    stream.publish('request', feed)
-  })
+  // Quotas, clock and scenario of the session each page watches; the log is polled (above).
   sandbox.events.on('reset', ({ session }) => {
-    if (session === sandbox.id) ring = ring.filter((e) => e.session !== session)
     stream.publish('change', { type: 'reset', session })
     stream.publish('snapshot', snapshot(session), session)
   })
@@ -118,19 +146,23 @@ export const createDashboard = (input: {
     async load(dir) {
       assets = await loadDashboardAssets(dir)
     },
-    backlog: () => ring.slice(-BACKLOG),
+    backlog: async () => (await readRecent(undefined, BACKLOG)).entries,
+    count: (status) => series.count(statusClass(status)),
     snapshot,
     resolveRef(ref, session = sandbox.id) {
       const controls = session === sandbox.id ? sandbox : sandbox.session(session)
       for (const key of controls.keys.list()) if (refOf(`key:${key.key}`) === ref) return key.key
       return undefined
     },
-    openStream(res, session) {
+    async openStream(res, session) {
+      const recent = await readRecent(undefined, BACKLOG).catch(() => undefined)
+      // The page dedupes by session and seq, so a batch overlapping its backlog is harmless.
+      cursor ??= recent?.cursor
       stream.open(
         res,
         [
           { event: 'snapshot', data: snapshot(session) },
-          { event: 'backlog', data: ring.slice(-BACKLOG) },
+          { event: 'backlog', data: recent?.entries ?? [] },
         ],
         session,
       )
@@ -138,8 +170,10 @@ export const createDashboard = (input: {
     publish: (event, data) => stream.publish(event, data),
     close() {
       stream.close()
-      if (ticker !== undefined) clearInterval(ticker)
+      clearInterval(ticker)
+      clearInterval(feedTimer)
       ticker = undefined
+      feedTimer = undefined
     },
   }
 }

@@ -9,6 +9,8 @@ export interface FeedEntry {
   /** ISO time by the sandbox clock. */
   time: string
   session: string
+  /** The instance that answered, when several share a store. */
+  instance?: string | undefined
   method: string
   /** Path and query, secrets redacted. */
   url: string

@@ -88,7 +88,7 @@ const ROUTES: Record<string, { auth: boolean; methods: Record<string, Route> }> 
     auth: true,
     methods: {
       GET: (d, req, res) => {
-        d.openStream(res, watchedSession(req))
+        void d.openStream(res, watchedSession(req))
         return 'streamed'
       },
     },

@@ -6,7 +6,7 @@ import type { FeedEntry } from './dashboard-types.js'
  * and caps bodies (src/journal); the log shows the path and query only.
  *
  * @example
- * sandbox.events.on('request', (entry) => stream.publish('request', toFeedEntry(entry)))
+ * const entries = (await sandbox.state.recentRequests(cursor, 100)).entries.map(toFeedEntry)
  */
 export const toFeedEntry = (entry: JournalEntry): FeedEntry => {
   let url = entry.url

@@ -31,7 +31,7 @@ export const attachDataFile = async (
   sandbox: SandboxCore<string>,
   path: string,
 ): Promise<AttachedDataFile> => {
-  const snapshot = await readDataFile(path)
+  const snapshot = await readDataFile(path, { nameMaxLength: sandbox.fidelity.nameMaxLength })
   // Temp files of a server killed mid-write, beside the path and beside a symlink's target.
   await removeStrayTempFiles(path)
   const real = await realpath(path).catch(() => path)

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini'
 import { LIMITS } from '../../contract/limits.js'
-import { PetNameSchema, PetSchema } from '../../contract/pet.js'
+import { createPetNameSchema, PetSchema } from '../../contract/pet.js'
 import { useEnglishZodMessages } from '../../contract/zod-messages.js'
 import { SESSION_ID } from '../../state/sandbox-state.js'
 
@@ -14,8 +14,6 @@ const NextIdSchema = z.number().check(
     message: `must be an integer from 1 to ${LIMITS.maxId + 1}`,
   }),
 )
-// Names by the API's own rules (trimmed, 1-100 code points, no control characters).
-const PetsSchema = z.array(z.extend(PetSchema, { name: PetNameSchema }))
 
 /** Ids are unique and below `nextId`, so a loaded store never reuses an id. */
 const checkIds = z.superRefine((store: { nextId: number; pets: { id: number }[] }, ctx) => {
@@ -29,23 +27,45 @@ const checkIds = z.superRefine((store: { nextId: number; pets: { id: number }[] 
   })
 })
 
-/** One session's pets: the PetStore snapshot. */
-const StoreSchema = z.object({ nextId: NextIdSchema, pets: PetsSchema }).check(checkIds)
+const buildDataFileSchema = (nameMaxLength: number) => {
+  // Names by the API's own rules (trimmed, 1 to nameMaxLength code points, no control characters).
+  const PetsSchema = z.array(z.extend(PetSchema, { name: createPetNameSchema(nameMaxLength) }))
+  /** One session's pets: the PetStore snapshot. */
+  const StoreSchema = z.object({ nextId: NextIdSchema, pets: PetsSchema }).check(checkIds)
+  return z
+    .object({
+      version: z.union([z.literal(1), z.literal(2)]),
+      nextId: NextIdSchema,
+      pets: PetsSchema,
+      sessions: z.optional(
+        z.record(z.string().check(z.regex(SESSION_ID, 'must be a session id')), StoreSchema),
+      ),
+    })
+    .check(checkIds)
+}
+
+const schemas = new Map<number, ReturnType<typeof buildDataFileSchema>>()
 
 /**
- * A data file (`--data FILE`): the default session's PetStore snapshot with a
- * format version and, in version 2, the pets of every other session that has
- * changed them (`sessions`, by id). Version 1 files (default only) still load.
+ * The schema of a data file (`--data FILE`): the default session's PetStore
+ * snapshot with a format version and, in version 2, the pets of every other
+ * session that has changed them (`sessions`, by id). Version 1 files (default
+ * only) still load. Names follow the sandbox's `nameMaxLength` (default 100);
+ * built once per limit.
+ *
+ * @example
+ * dataFileSchema(100).safeParse(JSON.parse(text))
  */
-export const DataFileSchema = z
-  .object({
-    version: z.union([z.literal(1), z.literal(2)]),
-    nextId: NextIdSchema,
-    pets: PetsSchema,
-    sessions: z.optional(
-      z.record(z.string().check(z.regex(SESSION_ID, 'must be a session id')), StoreSchema),
-    ),
-  })
-  .check(checkIds)
+export const dataFileSchema = (nameMaxLength: number = LIMITS.nameMaxCodePoints) => {
+  let schema = schemas.get(nameMaxLength)
+  if (schema === undefined) {
+    schema = buildDataFileSchema(nameMaxLength)
+    schemas.set(nameMaxLength, schema)
+  }
+  return schema
+}
 
-export type DataFile = z.infer<typeof DataFileSchema>
+export type DataFile = z.infer<ReturnType<typeof dataFileSchema>>
+
+/** The data file schema with the default name limit (100 code points). */
+export const DataFileSchema = dataFileSchema()

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import type { PetStoreSnapshot } from '../../db/pet-store.js'
-import { DataFileSchema } from './data-file-schema.js'
+import { dataFileSchema } from './data-file-schema.js'
 
 /** What a data file holds: the default session's pets, and other sessions' pets by id. */
 export type DataFileSnapshot = PetStoreSnapshot & {
@@ -23,7 +23,11 @@ const isMissing = (error: unknown): boolean =>
  * @example
  * const snapshot = await readDataFile('./pets.json') // undefined on first start
  */
-export const readDataFile = async (path: string): Promise<DataFileSnapshot | undefined> => {
+export const readDataFile = async (
+  path: string,
+  /** The sandbox's `nameMaxLength` setting: longer names are refused (default 100). */
+  options: { nameMaxLength?: number } = {},
+): Promise<DataFileSnapshot | undefined> => {
   let text: string
   try {
     // Before reading: opening a FIFO for reading waits for a writer, forever.
@@ -51,7 +55,7 @@ export const readDataFile = async (path: string): Promise<DataFileSnapshot | und
       `Failed to load the data file ${path}: it is not valid JSON (${reason}). Fix or move the file; it was left untouched.`,
     )
   }
-  const parsed = DataFileSchema.safeParse(value)
+  const parsed = dataFileSchema(options.nameMaxLength).safeParse(value)
   if (!parsed.success) {
     const problems = parsed.error.issues
       .slice(0, 5)

@@ -59,7 +59,8 @@ export class CachedPets {
 
   list(query: ListPetsQuery): PetPage {
     const index = query.status === undefined ? this.all : (this.byStatus.get(query.status) ?? [])
-    const start = query.afterId === undefined ? 0 : firstAfter(index, query.afterId)
+    const start =
+      query.afterId === undefined ? (query.offset ?? 0) : firstAfter(index, query.afterId)
     const slice = index.slice(start, start + query.limit + 1)
     const hasMore = slice.length > query.limit
     const pets = hasMore ? slice.slice(0, query.limit) : slice

@@ -13,7 +13,9 @@ import type { PetRecords } from '../../db/pet-records.js'
 import { PetStore } from '../../db/pet-store.js'
 import { DEFAULT_PET_COUNT, DEFAULT_SEED, seedPets } from '../../db/seed-pets.js'
 import { ApiError } from '../../http/api-error.js'
-import type { JournalEntry } from '../../journal/journal.js'
+import { createJournal, type JournalEntry } from '../../journal/journal.js'
+import { createJournalBudget } from '../../journal/journal-budget.js'
+import { toJournalEntry } from '../../journal/to-journal-entry.js'
 import {
   banEnd,
   DAY_MS,
@@ -193,6 +195,9 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
   const seed = options.seed ?? DEFAULT_SEED
   const petCount = options.pets ?? DEFAULT_PET_COUNT
   const journalSize = options.journalSize ?? 500
+  // This instance's own recent answers, for its dashboard's feed (the store holds the journals).
+  const feedBudget = createJournalBudget({ maxEntries: 1_000, maxBytes: 8 * 1024 * 1024 })
+  const feed = createJournal(1_000, feedBudget)
   const { banAfter, banMs } = resolveRateLimitOptions(options.rateLimit)
   const onError = options.onError ?? (() => {})
   let everConnected = false
@@ -513,19 +518,21 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
         }
         return stream()
       },
-      async record(entry) {
+      async record(capture) {
         let number = seq
         seq = undefined
         if (number === undefined) {
           number = Number(await run(NEXT_SEQ_SCRIPT, [sid]).catch(() => 0))
         }
-        const stored: JournalEntry = { seq: number, ...entry }
+        const record = feed.record(capture)
+        record.seq = number
         if (number > 0 && journalSize > 0) {
           // Written behind the answer: a journal entry is not worth a round trip
           // (and a lost one, while Redis is down, is no lost data).
+          const stored: JournalEntry = toJournalEntry(record)
           run(RECORD_SCRIPT, [sid, number, JSON.stringify(stored), journalSize]).catch(() => {})
         }
-        return stored
+        return record
       },
       async setSticky(name) {
         await control(sid, 'sticky', name)
@@ -637,6 +644,15 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
     prefix,
     events,
     keySession: (key) => keyIndex.get(key),
+    recentRequests(cursor, max) {
+      const after = cursor === undefined ? 0 : Number(cursor)
+      const recent = feedBudget.recent(Number.isSafeInteger(after) && after > 0 ? after : 0, max)
+      return {
+        entries: recent.records.map(toJournalEntry),
+        cursor: String(recent.cursor),
+        skipped: cursor === undefined ? 0 : recent.skipped,
+      }
+    },
     async session(id) {
       if (!cache.has(id)) await open(id)
       return view(id)

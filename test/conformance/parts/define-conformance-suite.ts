@@ -1,4 +1,7 @@
 import { beforeEach, describe, expect } from 'vitest'
+import { FIDELITY_DEFAULTS } from '../../../src/contract/fidelity.js'
+import { matchOperation } from '../../../src/pipeline/route.js'
+import { createAnswerValidator } from '../../../src/validation/create-answer-validator.js'
 import { checkResponseAgainstOpenApi } from '../../support/openapi-validator.js'
 import { contractAuthSuite } from './contract-auth.suite.js'
 import { contractCreateSuite } from './contract-create.suite.js'
@@ -8,15 +11,23 @@ import { contractListSuite } from './contract-list.suite.js'
 import { rateLimitSuite } from './rate-limit.suite.js'
 import { scenariosSuite } from './scenarios.suite.js'
 import type { ConformanceTarget, WireRequest, WireResponse } from './target.js'
+import { verifySuite } from './verify.suite.js'
 
 /** What each part of the suite gets: the target, and `send`, which also checks every response against the OpenAPI document. */
 export interface SuiteContext {
   target(): ConformanceTarget
-  /** Sends a request and fails the test when the response breaks the OpenAPI document. */
+  /**
+   * Sends a request and fails the test when the response breaks the OpenAPI
+   * document or a rule of the response validator (src/validation, the one
+   * verify and the upstream mode use).
+   */
   send(request: WireRequest): Promise<WireResponse>
   /** Like `send` with `Authorization: Bearer <key>` (default `sandbox-enterprise`, the roomiest quota). */
   sendAs(key: string | undefined, request: WireRequest): Promise<WireResponse>
 }
+
+// The sandbox answers with its default settings in every conformance target.
+const validateAnswer = createAnswerValidator({ fidelity: FIDELITY_DEFAULTS })
 
 /** A part of the suite: `(ctx) => void`, declaring `describe`/`it` blocks. */
 export type SuitePart = (ctx: SuiteContext) => void
@@ -30,6 +41,7 @@ export const PARTS = {
   errors: contractErrorsSuite,
   rateLimits: rateLimitSuite,
   scenarios: scenariosSuite,
+  verify: verifySuite,
 } as const satisfies Record<string, SuitePart>
 
 export type PartName = keyof typeof PARTS
@@ -62,6 +74,20 @@ export const defineConformanceSuite = (
     expect(
       problems,
       `${request.method} ${request.path} → ${response.status} breaks the OpenAPI document`,
+    ).toEqual([])
+    const match = matchOperation(request.method, request.path.split('?')[0] ?? '')
+    const violations = validateAnswer({
+      operation: match.kind === 'found' ? match.value.id : null,
+      method: request.method,
+      url: `${target.baseUrl}${request.path}`,
+      requestBody: request.body ?? null,
+      status: response.status,
+      headers: response.headers,
+      body: response.body,
+    })
+    expect(
+      violations,
+      `${request.method} ${request.path} → ${response.status} breaks the response validator`,
     ).toEqual([])
     return response
   }

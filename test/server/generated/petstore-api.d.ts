@@ -1044,11 +1044,11 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Maximum number of pets returned: an integer from 1 to 100 in canonical decimal form. Anything else, or a repeated `limit`, is 400 `invalid_parameter`. */
+        /** @description Maximum number of pets returned: an integer from 1 to 100 in canonical decimal form. Anything else, or a repeated `limit`, is 400 `invalid_parameter`. With the `limitOutOfRange: "clamp"` setting (contract §16), an integer out of range is clamped to 1-100 and anything else means 20. */
         Limit: number;
-        /** @description Only pets with this status. Another value, or a repeated `status`, is 400 `invalid_parameter`. */
+        /** @description Only pets with this status. Another value, or a repeated `status`, is 400 `invalid_parameter`. With the `unknownStatusFilter` setting, a value that is not a PetStatus lists every pet (`ignore`) or none (`empty`) instead. */
         Status: components["schemas"]["PetStatus"];
-        /** @description Sandbox extension: the opaque token from the previous page's `Link: rel="next"`. It means "after this position", so pages stay stable while pets are created. A token the sandbox did not issue, or a repeated `cursor`, is 400 `invalid_parameter`. */
+        /** @description Sandbox extension: the opaque token from the previous page's `Link: rel="next"`. It means "after this position", so pages stay stable while pets are created. A token the sandbox did not issue, or a repeated `cursor`, is 400 `invalid_parameter`. Only with the default `pagination: "cursor"` setting; under `offset` or `none` it is an unknown parameter and ignored. */
         Cursor: string;
         /** @description Identifier of the pet: a decimal integer from 1 to 2^53 - 1. Anything else is 400 `invalid_parameter`; a well-formed id that matches no pet is 404 `pet_not_found`. */
         PetId: components["schemas"]["Id"];
@@ -1071,6 +1071,8 @@ export interface components {
         SessionFlag: string;
         /** @description Sandbox extension: the session of this request, as `__session` (which wins). */
         SessionHeader: string;
+        /** @description Only with the `pagination: "offset"` setting (contract §16): how many matching pets to skip, a whole number; the `Link: rel="next"` then carries `offset`. Anything else, or a repeated `offset`, is 400 `invalid_parameter`. Ignored under the default `cursor` paging. */
+        Offset: number;
     };
     requestBodies: never;
     headers: {
@@ -1086,7 +1088,7 @@ export interface components {
         "WWW-Authenticate": string;
         /** @description The methods the path supports: `HEAD` wherever `GET` is, and `OPTIONS` (answered 204 with `Allow`, without key or quota), e.g. `GET, HEAD, POST, OPTIONS`. */
         Allow: string;
-        /** @description The number of pets matching the filter, on every page. */
+        /** @description The number of pets matching the filter, on every page. The `totalCountHeader` setting renames it, or (`false`) leaves it out. */
         "X-Total-Count": number;
         /** @description The next page (`rel="next"`, with the same `limit` and `status` and a `cursor`), while more pets follow. Absent on the last page. */
         "Link-Next": string;
@@ -1118,12 +1120,14 @@ export interface operations {
                 __delay?: components["parameters"]["Delay"];
                 /** @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs. */
                 __session?: components["parameters"]["SessionFlag"];
-                /** @description Maximum number of pets returned: an integer from 1 to 100 in canonical decimal form. Anything else, or a repeated `limit`, is 400 `invalid_parameter`. */
+                /** @description Maximum number of pets returned: an integer from 1 to 100 in canonical decimal form. Anything else, or a repeated `limit`, is 400 `invalid_parameter`. With the `limitOutOfRange: "clamp"` setting (contract §16), an integer out of range is clamped to 1-100 and anything else means 20. */
                 limit?: components["parameters"]["Limit"];
-                /** @description Only pets with this status. Another value, or a repeated `status`, is 400 `invalid_parameter`. */
+                /** @description Only pets with this status. Another value, or a repeated `status`, is 400 `invalid_parameter`. With the `unknownStatusFilter` setting, a value that is not a PetStatus lists every pet (`ignore`) or none (`empty`) instead. */
                 status?: components["parameters"]["Status"];
-                /** @description Sandbox extension: the opaque token from the previous page's `Link: rel="next"`. It means "after this position", so pages stay stable while pets are created. A token the sandbox did not issue, or a repeated `cursor`, is 400 `invalid_parameter`. */
+                /** @description Sandbox extension: the opaque token from the previous page's `Link: rel="next"`. It means "after this position", so pages stay stable while pets are created. A token the sandbox did not issue, or a repeated `cursor`, is 400 `invalid_parameter`. Only with the default `pagination: "cursor"` setting; under `offset` or `none` it is an unknown parameter and ignored. */
                 cursor?: components["parameters"]["Cursor"];
+                /** @description Only with the `pagination: "offset"` setting (contract §16): how many matching pets to skip, a whole number; the `Link: rel="next"` then carries `offset`. Anything else, or a repeated `offset`, is 400 `invalid_parameter`. Ignored under the default `cursor` paging. */
+                offset?: components["parameters"]["Offset"];
             };
             header?: {
                 /**

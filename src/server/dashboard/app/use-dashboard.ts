@@ -23,6 +23,16 @@ export interface DashboardState {
   refresh(): void
 }
 
+/** An entry's identity across batches: a batch may overlap the backlog a page got on connecting. */
+const idOf = (entry: FeedEntry): string => `${entry.instance ?? ''}/${entry.session}/${entry.seq}`
+
+/** Appends a batch, without the entries already shown, keeping the last `KEEP`. */
+const append = (list: FeedEntry[], batch: readonly FeedEntry[]): FeedEntry[] => {
+  const shown = new Set(list.map(idOf))
+  const fresh = batch.filter((entry) => !shown.has(idOf(entry)))
+  return fresh.length === 0 ? list : [...list, ...fresh].slice(-KEEP)
+}
+
 const isSnapshot = (data: unknown): data is DashboardSnapshot =>
   typeof data === 'object' && data !== null && 'quotas' in data && 'series' in data
 
@@ -48,10 +58,10 @@ export const useDashboard = (): DashboardState => {
           setReceivedAt(Date.now())
         } else if (type === 'backlog' && Array.isArray(data)) {
           setEntries((data as FeedEntry[]).slice(-KEEP))
-        } else if (type === 'request') {
-          const entry = data as FeedEntry
-          setEntries((list) => [...list.slice(-(KEEP - 1)), entry])
-          if (entry.method === 'POST') setVersion((v) => v + 1)
+        } else if (type === 'requests') {
+          const batch = (data as { entries?: FeedEntry[] }).entries ?? []
+          setEntries((list) => append(list, batch))
+          if (batch.some((entry) => entry.method === 'POST')) setVersion((v) => v + 1)
         } else if (type === 'change') {
           if ((data as { type?: string }).type === 'reset') setEntries([])
           setVersion((v) => v + 1)

@@ -1,0 +1,208 @@
+/**
+ * The rest of issue 20's targets, run after the request cases of
+ * bench/server.ts: ten dashboard pages open, Redis against memory, start-up
+ * of the built CLI against a bare server started the same way, and the
+ * in-process runtime against a trivial MSW handler.
+ */
+import { execFileSync } from 'node:child_process'
+import { HttpResponse, http } from 'msw'
+import { setupServer } from 'msw/node'
+import { setupSandbox } from '../src/runtimes/node.js'
+import { startTestRedis } from '../test/support/redis-server.js'
+import { loadWith, median, type RecordedAnswer, type Spawned, spawnServer } from './support/load.js'
+
+interface ExtrasInput {
+  root: string
+  cli: string
+  keyFlags: string[]
+  key: string
+  bare: Spawned
+  answers: Record<string, RecordedAnswer>
+  seconds: number
+  rounds: number
+}
+
+const LIST = '/v1/pets?limit=20'
+
+const verdict = (ok: boolean): string => (ok ? '✓' : '✗')
+
+/** Opens `count` dashboard event streams and reads them until `close()`. */
+const openDashboards = async (origin: string, count: number) => {
+  const controller = new AbortController()
+  const readers = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const response = await fetch(`${origin}/__sandbox/events`, { signal: controller.signal })
+      const reader = response.body?.getReader()
+      let bytes = 0
+      const reading = (async () => {
+        try {
+          for (;;) {
+            const chunk = await reader?.read()
+            if (chunk === undefined || chunk.done) return
+            bytes += chunk.value.byteLength
+          }
+        } catch {
+          // Aborted at the end.
+        }
+      })()
+      return { reading, bytes: () => bytes }
+    }),
+  )
+  return {
+    bytes: () => readers.reduce((sum, r) => sum + r.bytes(), 0),
+    close: async () => {
+      controller.abort()
+      await Promise.all(readers.map((r) => r.reading))
+    },
+  }
+}
+
+const listLoad = (server: Spawned, key: string, seconds: number) =>
+  loadWith({
+    url: `${server.origin}${LIST}`,
+    headers: { authorization: `Bearer ${key}` },
+    seconds,
+    pid: server.child.pid,
+  })
+
+const dashboards = async (input: ExtrasInput): Promise<void> => {
+  const sandbox = await spawnServer(
+    [input.cli, '--port', '0', '--quiet', ...input.keyFlags],
+    input.root,
+  )
+  const pages = await openDashboards(sandbox.origin, 10)
+  const own: number[] = []
+  const bare: number[] = []
+  for (let r = 0; r < input.rounds; r++) {
+    bare.push((await listLoad(input.bare, input.key, input.seconds)).rps)
+    own.push((await listLoad(sandbox, input.key, input.seconds)).rps)
+  }
+  const ratio = median(own) / median(bare)
+  console.log(
+    `\n10 dashboard pages open, GET list: ${median(own).toFixed(0)} req/s, bare ${median(bare).toFixed(0)}, ratio ${ratio.toFixed(2)} (target >= 0.5 ${verdict(ratio >= 0.5)}); the pages read ${(pages.bytes() / 1024).toFixed(0)} KB`,
+  )
+  await pages.close()
+  await sandbox.stop()
+}
+
+const redisAgainstMemory = async (input: ExtrasInput): Promise<void> => {
+  try {
+    execFileSync('redis-server', ['--version'])
+  } catch {
+    console.log('\nRedis against memory: skipped (no redis-server on PATH)')
+    return
+  }
+  const redis = await startTestRedis()
+  try {
+    const onRedis = await spawnServer(
+      [input.cli, '--port', '0', '--quiet', ...input.keyFlags, '--store', redis.url],
+      input.root,
+    )
+    const memory = await spawnServer(
+      [input.cli, '--port', '0', '--quiet', ...input.keyFlags],
+      input.root,
+    )
+    const mem: number[] = []
+    const red: number[] = []
+    for (let r = 0; r < input.rounds; r++) {
+      mem.push((await listLoad(memory, input.key, input.seconds)).rps)
+      red.push((await listLoad(onRedis, input.key, input.seconds)).rps)
+    }
+    const ratio = median(red) / median(mem)
+    console.log(
+      `\nRedis store against memory, GET list: ${median(red).toFixed(0)} req/s against ${median(mem).toFixed(0)}, ratio ${ratio.toFixed(2)} (target >= 0.5 ${verdict(ratio >= 0.5)})`,
+    )
+    await Promise.all([onRedis.stop(), memory.stop()])
+  } finally {
+    await redis.dispose()
+  }
+}
+
+/** ms from spawn to the first answer of `target`. */
+const firstAnswer = async (args: string[], root: string, target: string, key: string) => {
+  const started = performance.now()
+  const server = await spawnServer(args, root)
+  const response = await fetch(`${server.origin}${target}`, {
+    headers: { authorization: `Bearer ${key}` },
+  })
+  await response.arrayBuffer()
+  const ms = performance.now() - started
+  await server.stop()
+  return ms
+}
+
+const startUp = async (input: ExtrasInput): Promise<void> => {
+  const own: number[] = []
+  const bare: number[] = []
+  const answers = JSON.stringify({ [`GET ${LIST}`]: input.answers[`GET ${LIST}`] })
+  for (let i = 0; i < 7; i++) {
+    bare.push(
+      await firstAnswer(['bench/support/bare-server.mjs', answers], input.root, LIST, input.key),
+    )
+    own.push(
+      await firstAnswer(
+        [input.cli, '--port', '0', '--quiet', ...input.keyFlags],
+        input.root,
+        LIST,
+        input.key,
+      ),
+    )
+  }
+  const ratio = median(own) / median(bare)
+  console.log(
+    `\nstart-up to the first answer (median of 7): built CLI ${median(own).toFixed(0)} ms, bare node:http ${median(bare).toFixed(0)} ms, ratio ${ratio.toFixed(2)} (target <= 1.5 ${verdict(ratio <= 1.5)})`,
+  )
+}
+
+/** Fetches per second through an MSW server in this process, for about `ms`. */
+const fetchRate = async (url: string, headers: Record<string, string>, ms: number) => {
+  let done = 0
+  const end = performance.now() + ms
+  while (performance.now() < end) {
+    for (let i = 0; i < 50; i++) {
+      const response = await fetch(url, { headers })
+      await response.arrayBuffer()
+      done++
+    }
+  }
+  return (done * 1000) / ms
+}
+
+const inProcess = async (input: ExtrasInput): Promise<void> => {
+  const recorded = input.answers[`GET ${LIST}`] as RecordedAnswer
+  const url = `http://api.example.test${LIST}`
+  const headers = { authorization: `Bearer ${input.key}` }
+  const trivial = setupServer(
+    http.get('http://api.example.test/v1/pets', () =>
+      HttpResponse.text(recorded.body, { status: recorded.status, headers: recorded.headers }),
+    ),
+  )
+  const plain: number[] = []
+  const own: number[] = []
+  const sandbox = setupSandbox({
+    keys: { [input.key]: { plan: 'enterprise', perMinute: 1e9, perDay: 1e12 } },
+  })
+  for (let r = 0; r < input.rounds; r++) {
+    trivial.listen({ onUnhandledRequest: 'error' })
+    plain.push(await fetchRate(url, headers, input.seconds * 500))
+    trivial.close()
+    sandbox.listen()
+    own.push(await fetchRate(url, headers, input.seconds * 500))
+    sandbox.close()
+  }
+  const ratio = median(plain) / median(own)
+  console.log(
+    `\nin-process (setupSandbox + fetch) against a trivial MSW handler: ${median(own).toFixed(0)} against ${median(plain).toFixed(0)} fetches/s, time ratio ${ratio.toFixed(3)} (target <= 1.05 ${verdict(ratio <= 1.05)})`,
+  )
+}
+
+/**
+ * @example
+ * await runExtras({ root, cli, keyFlags, key, bare, answers, seconds: 4, rounds: 3 })
+ */
+export const runExtras = async (input: ExtrasInput): Promise<void> => {
+  await dashboards(input)
+  await redisAgainstMemory(input)
+  await startUp(input)
+  await inProcess(input)
+}

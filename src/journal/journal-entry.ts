@@ -1,0 +1,153 @@
+import type { OperationId } from '../contract/operation-ids.js'
+import type { TransportFault } from '../http/types.js'
+
+/** A request's or response's headers and body as the journal shows them (secrets redacted). */
+export interface JournalMessage {
+  /** Lower-case header names; credentials redacted (contract §14); long values cut with a marker. */
+  headers: Record<string, string>
+  /** The body as text (UTF-8), capped at `JOURNAL_LIMITS.bodyChars` characters; null for none. */
+  body: string | null
+  /** True when the body was longer than the cap and was cut. */
+  bodyTruncated: boolean
+}
+
+/** Where an answer came from: the sandbox itself, the upstream deployment, or a recording. */
+export type AnswerSource = 'sandbox' | 'upstream' | 'replay'
+
+/**
+ * A rule of the contract that an answer broke (upstream mode validates every
+ * real answer with src/validation): its stable id and one sentence. The rule
+ * is a string here: a journal also holds entries read back from a recording.
+ */
+export interface Violation {
+  /** A stable rule id, e.g. `spec.errors.body` (src/validation/answer-rules.ts). */
+  rule: string
+  message: string
+}
+
+/**
+ * One request the sandbox answered (or failed on purpose), as the journal
+ * shows it: `journal.list()`, `GET /__sandbox/requests`, HAR and the
+ * `request` event. See docs/decisions/0020-journal-entry.md.
+ */
+export interface JournalEntry {
+  /** Ascending number of the entry within its session. */
+  seq: number
+  /** ISO time by the sandbox clock. */
+  time: string
+  /** The session that answered (`default` unless one was chosen). */
+  session: string
+  /** The instance that answered, when several share a store (absent otherwise). */
+  instance?: string
+  method: string
+  /** The absolute request URL, with secret-looking query parameters redacted. */
+  url: string
+  /** The routed operation, whatever the outcome; null when no API route matched. */
+  operation: OperationId | null
+  /** Who called (contract §18): `key:<ref>` for a valid key, else `anon:<client address>`. */
+  caller: string
+  /** The `<ref>` of the bearer token sent, valid or not (`sand…#1a2b3c4d`: never the key); null for none. */
+  keyRef: string | null
+  /** The status the client got, or null when the connection was failed instead (`fault`). */
+  status: number | null
+  /** The Error body's `code` when the answer is an Error, else null. */
+  code: string | null
+  /** How the connection was failed, when it was: the client saw no response. */
+  fault: TransportFault | undefined
+  /** The scenario that answered. */
+  scenario: string
+  /** The plan of the key, when the key was valid. */
+  plan: string | undefined
+  /** Where the answer came from (`sandbox` unless an upstream or a recording answered). */
+  source: AnswerSource
+  /** Rules of the contract the answer broke (upstream answers are checked); empty when clean. */
+  violations: Violation[]
+  /** True when the client went away before the answer (or the fault) reached it. */
+  aborted: boolean
+  /** Time the sandbox spent on the request, in ms (without a scenario's delay). */
+  durationMs: number
+  /** A scenario's delay before the answer (or the failure), in ms. */
+  delayMs: number
+  request: JournalMessage
+  /** What the client received; null when the connection was failed. */
+  response: JournalMessage | null
+}
+
+/**
+ * What the pipeline hands the journal for one request: references, not
+ * copies. Nothing is redacted, lower-cased or decoded here; that happens when
+ * an entry is read (`toJournalEntry`), so a request nobody reads back costs
+ * one small object. The header records are the request's and the answer's
+ * own (never mutated afterwards).
+ */
+export interface JournalCapture {
+  /** Epoch ms by the sandbox clock. */
+  at: number
+  session: string
+  instance?: string | undefined
+  method: string
+  /** The absolute URL as received (redacted when read). */
+  url: string
+  operation: OperationId | null
+  /** The bearer token sent, kept to derive `keyRef` when read; never shown. */
+  token: string | undefined
+  /** Whether the token was a valid key of the session. */
+  keyValid: boolean
+  clientAddress: string | undefined
+  status: number | null
+  fault: TransportFault | undefined
+  scenario: string
+  plan: string | undefined
+  source: AnswerSource
+  violations: Violation[]
+  durationMs: number
+  delayMs: number
+  requestHeaders: Readonly<Record<string, string | undefined>>
+  requestBody: Uint8Array | null
+  /** Null when the connection was failed. */
+  responseHeaders: Readonly<Record<string, string>> | null
+  responseBody: string | null
+}
+
+/** A capture as the journal holds it: bounded, numbered, and linked into the server-wide budget. */
+export interface JournalRecord extends JournalCapture {
+  seq: number
+  aborted: boolean
+  /** The request body was longer than the journal keeps. */
+  requestBodyCut: boolean
+  /** The response body was longer than the journal keeps. */
+  responseBodyCut: boolean
+  /** Approximate bytes the record holds (what the budget counts). */
+  bytes: number
+  /** Position across every session of the budget (the dashboard's feed cursor). */
+  order: number
+  /** The budget's links: the next older and newer record of any session. */
+  older: JournalRecord | undefined
+  newer: JournalRecord | undefined
+  /** The session journal holding it, until evicted. */
+  owner: SessionJournal | undefined
+}
+
+/** One session's journal: its last `capacity` records, within the server-wide budget. */
+export interface SessionJournal {
+  /** Records a capture and returns its record, numbered within the session. */
+  record(capture: JournalCapture): JournalRecord
+  /** The records held, oldest first. */
+  records(): JournalRecord[]
+  /** How many records are held. */
+  readonly size: number
+  clear(): void
+  readonly capacity: number
+  /** @internal The budget evicted the session's oldest record. */
+  evictOldest(record: JournalRecord): void
+}
+
+/** How much of each request and answer the journal keeps. */
+export const JOURNAL_LIMITS = {
+  /** Longest body kept, in characters (bytes kept of a request body: 4 times this). */
+  bodyChars: 8_192,
+  /** Longest header value kept, in characters; longer ones are cut with a marker. */
+  headerValueChars: 2_048,
+  /** Most header lines kept per message; the rest are dropped with a marker. */
+  headers: 100,
+} as const
