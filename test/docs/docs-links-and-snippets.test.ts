@@ -80,7 +80,8 @@ const badCommands = (page: MarkdownPage, text: string, line: number): string[] =
       if (args === undefined || args.some((w) => /[$"']/.test(w))) continue
       try {
         // `verify` has its own arguments (it reads its key from the environment when not given).
-        if (args[0] === 'verify') parseVerifyArgs(args.slice(1), { PETSTORE_SANDBOX_VERIFY_KEY: 'k' })
+        if (args[0] === 'verify')
+          parseVerifyArgs(args.slice(1), { PETSTORE_SANDBOX_VERIFY_KEY: 'k' })
         else parseCliArgs(args)
       } catch (error) {
         bad.push(`${where(page, line)} "${part}": ${String(error)}`)
