@@ -75,7 +75,7 @@ describe('parseConfigFile with handlers and scenarios', () => {
       'scenario "maintenence" is not a scenario (use one of default, empty, paginated, rate-limited, banned, unauthorized, server-error, unavailable, slow, timeout, network-error, sunset, flaky, maintenance)',
     ])
       expect(message).toContain(part)
-    expect(message).toMatch(/Settings: port, .*handlers, scenarios\.$/)
+    expect(message).toMatch(/Settings: port, .*, handlers, scenarios, /)
   })
 
   it('says that handlers and scenarios need a module, not JSON', () => {
