@@ -36,6 +36,11 @@ const BENCHMARKS: ReadonlyArray<{
     load: () => import('./soak.js'),
   },
   {
+    key: 'worst-client',
+    name: 'worst client: many sessions, large heads, many addresses; peak RSS vs idle',
+    load: () => import('./worst-client.js'),
+  },
+  {
     key: 'sessions',
     name: 'sessions: 1,000 alive, memory, creation, requests',
     load: () => import('./sessions.js'),

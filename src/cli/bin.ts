@@ -4,6 +4,7 @@ import { BUILT_IN_SCENARIOS } from '../scenarios/scenario-registry.js'
 import { createSandboxServer, type SandboxServer } from '../server/create-sandbox-server.js'
 import { DataFileError } from '../server/data-file/read-data-file.js'
 import { formatLogLine } from '../server/format-log-line.js'
+import { SERVER_LIMITS } from '../server/server-limits.js'
 import { cliHelp } from './cli-help.js'
 import { formatBanner } from './format-banner.js'
 import { loadConfigFile } from './load-config-file.js'
@@ -76,6 +77,11 @@ try {
 }
 
 const { port, host, quiet, dataFile, adminToken, basePath, store } = settings
+// A short token is guessable by anyone who reaches the port, throttling or not (issue 24).
+if (adminToken !== undefined && adminToken.length < SERVER_LIMITS.minAdminTokenLength)
+  process.stderr.write(
+    `petstore-sandbox: warning: the admin token has ${adminToken.length} characters; a short one can be guessed (wrong tokens are only slowed down, ${SERVER_LIMITS.maxWrongAdminTokens} a minute per address). Use at least ${SERVER_LIMITS.minAdminTokenLength} random characters, e.g. "openssl rand -hex 16".\n`,
+  )
 // A large --pets count takes a while to seed: a progress line on a terminal.
 const seeded = showSeedProgress(
   { pets: settings.pets, seed: settings.seed, dataFile },
@@ -88,7 +94,8 @@ try {
     seed: settings.seed,
     pets: settings.pets,
     scenario: settings.scenario,
-    keys: settings.keys,
+    // Own properties: a key named `__proto__` stays a key.
+    keys: Object.fromEntries(settings.keys),
     rateLimit: settings.rateLimit,
     flaky: settings.flaky,
     journalSize: settings.journalSize,

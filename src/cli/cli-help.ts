@@ -46,8 +46,8 @@ Options:
                          loopback addresses (repeatable; guards against DNS rebinding)
       --base-path PATH   where the API lives (default /v1)
       --session-ttl T    drop a session idle this long (default 1h; 90, 90s, 30m, 2h)
-      --max-sessions N   most sessions alive, default included (default 1000; the least
-                         recently used is dropped past it)
+      --max-sessions N   most sessions alive, default included (default 1000; past it the
+                         least recently used of the caller holding the most is dropped)
       --store URL        keep the state in Redis, shared by every instance started with it
                          (env PETSTORE_SANDBOX_STORE; e.g. redis://127.0.0.1:6379/0)
       --store-prefix P   prefix of the Redis keys (default "petstore-sandbox:")

@@ -9,7 +9,7 @@ export interface BannerFacts {
   /** The server's origin, e.g. `http://127.0.0.1:4010`. */
   origin: string
   /** The keys of the options and the config file, by key text. */
-  keys: Readonly<Record<string, KeyOption>>
+  keys: ReadonlyMap<string, KeyOption>
   scenario: string
   scenarios: readonly string[]
   dataFile: string | undefined
@@ -32,7 +32,7 @@ const configuredKey = ([key, option]: [string, KeyOption]): string =>
 export const formatBanner = (facts: BannerFacts): string => {
   const keys = [
     ...Object.entries(DEMO_KEYS).map(([key, plan]) => `    ${key.padEnd(20)} ${plan}`),
-    ...Object.entries(facts.keys).map(configuredKey),
+    ...[...facts.keys].map(configuredKey),
   ].join('\n')
   const data = facts.dataFile === undefined ? '' : `\n  Data:     ${facts.dataFile}`
   const store =

@@ -67,7 +67,7 @@ const OPTIONS = {
 const readKeys = (
   flags: readonly string[] | undefined,
   env: Env,
-): Record<string, KeyOption> | undefined => {
+): Map<string, KeyOption> | undefined => {
   const envName = envNameOf('key')
   const envKeys = fromEnv(env, envName)
   const sources: Sourced[] = [
@@ -79,11 +79,12 @@ const readKeys = (
     ...(flags ?? []).map((text) => ({ text, label: '--key' })),
   ]
   if (sources.length === 0) return undefined
-  const keys: Record<string, KeyOption> = {}
+  // A Map: a key named `__proto__` is a key like any other (issue 24).
+  const keys = new Map<string, KeyOption>()
   for (const source of sources) {
     try {
       const [name, option] = parseKeyFlag(source.text)
-      keys[name] = option
+      keys.set(name, option)
     } catch (error) {
       if (!(error instanceof KeyFlagError)) throw error
       throw new CliUsageError(`Failed to read ${source.label}: ${error.message}.`)
@@ -131,7 +132,7 @@ const joinNegativeValues = (args: readonly string[]): string[] => {
  *
  * @example
  * parseCliArgs(['--port', '0', '--key', 'team=pro'], { PETSTORE_SANDBOX_SEED: '7' })
- * // { kind: 'serve', configFile: undefined, settings: { port: 0, seed: 7, keys: { team: 'pro' } } }
+ * // { kind: 'serve', configFile: undefined, settings: { port: 0, seed: 7, keys: Map { 'team' => 'pro' } } }
  */
 export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand => {
   if (args[0] === 'init') return parseInit(args.slice(1))

@@ -20,7 +20,7 @@ export const CONFIG_FILE_SCHEMA = z.strictObject({
   seed: s.seed.optional(),
   pets: s.pets.optional(),
   scenario: s.scenario.optional(),
-  keys: s.keys.optional(),
+  keys: z.optional(s.keys),
   data: s.data.optional(),
   adminToken: s.adminToken.optional(),
   allowedHosts: z.array(s.allowedHost, { error: 'must be a list of host names' }).optional(),

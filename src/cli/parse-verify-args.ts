@@ -80,7 +80,7 @@ const takeReports = (args: readonly string[]) => {
 
 const given = (flag: string, value: string | undefined, env: Env, variable?: string) => {
   if (value !== undefined) return { text: value, label: `--${flag}` } satisfies Sourced
-  const text = variable === undefined ? undefined : env[variable]
+  const text = variable !== undefined && Object.hasOwn(env, variable) ? env[variable] : undefined
   return text === undefined || text === '' ? undefined : ({ text, label: variable } as Sourced)
 }
 

@@ -19,7 +19,8 @@ export interface Sourced {
 
 // An empty environment variable counts as unset, as shells and CI files often leave them.
 export const fromEnv = (env: Env, name: string): Sourced | undefined => {
-  const text = env[name]
+  // An own key only: the names are ours, but the environment is a plain record (issue 24).
+  const text = Object.hasOwn(env, name) ? env[name] : undefined
   return text === undefined || text === '' ? undefined : { text, label: name }
 }
 

@@ -29,7 +29,7 @@ export interface ServeSettings extends Partial<FidelitySettings> {
   storePrefix: string | undefined
   quiet: boolean
   /** Keys next to the demo keys, by name. */
-  keys: Record<string, KeyOption>
+  keys: Map<string, KeyOption>
   /** Config file only: bans of keys that keep sending while limited. */
   rateLimit: { banAfter?: number; banMinutes?: number } | undefined
   /** Config file only: the built-in `flaky` scenario's rate and seed. */
@@ -73,8 +73,10 @@ const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
     for (const source of sources) if (source[name] !== undefined) return source[name]
     return undefined
   }
-  const keys: Record<string, KeyOption> = {}
-  for (const source of [...sources].reverse()) Object.assign(keys, source.keys)
+  // A Map: a key named `__proto__` is a key like any other (issue 24).
+  const keys = new Map<string, KeyOption>()
+  for (const source of [...sources].reverse())
+    for (const [name, option] of source.keys ?? []) keys.set(name, option)
   return {
     port: first('port') ?? DEFAULT_PORT,
     host: first('host') ?? DEFAULT_HOST,

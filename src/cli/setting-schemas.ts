@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { isValidKeyText } from '../auth/parse-authorization.js'
 import { ERROR_CODES, type ErrorCode } from '../contract/error-codes.js'
 import { FIDELITY_BOUNDS, FIDELITY_CHOICES } from '../contract/fidelity.js'
+import { ownRecord } from '../contract/own-record.js'
 import { PET_STATUSES } from '../contract/pet.js'
 import { PLAN_NAMES } from '../contract/plans.js'
 
@@ -83,7 +84,8 @@ export const SETTING_SCHEMAS = {
     .string({ error: 'must be a string' })
     .regex(/^(\/[A-Za-z0-9._~-]+)+\/?$/, { error: 'must be a path such as /v1' }),
   quiet: z.boolean({ error: 'must be true or false' }),
-  keys: z.record(keyName, keyOption, { error: 'must be an object of key names to plans' }),
+  // A Map, not z.record: a key named `__proto__` survives (issue 24).
+  keys: ownRecord(keyName, keyOption, { error: 'must be an object of key names to plans' }),
   rateLimit: z.strictObject({
     banAfter: z.number({ error: 'must be a number' }).optional(),
     banMinutes: z.number({ error: 'must be a number' }).optional(),
@@ -128,24 +130,19 @@ export const SETTING_SCHEMAS = {
     ],
     { error: HEADER_RULE },
   ),
-  errorCodes: z
-    .record(
-      z.string(),
+  // ownRecord, not z.record: a key `__proto__` is refused like any other unknown code (issue 24).
+  errorCodes: z.pipe(
+    ownRecord(
+      z.string().refine((code) => Object.hasOwn(ERROR_CODES, code), {
+        error: 'is not one of the sandbox’s error codes',
+      }),
       z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9_.:-]{1,100}$/, {
         error: 'must be a code of 1-100 characters of A-Z a-z 0-9 _ . : -',
       }),
       { error: 'must be an object of this sandbox’s codes to the deployment’s' },
-    )
-    .superRefine((codes, ctx) => {
-      for (const code of Object.keys(codes))
-        if (!Object.hasOwn(ERROR_CODES, code))
-          ctx.addIssue({
-            code: 'custom',
-            path: [code],
-            message: 'is not one of the sandbox’s error codes',
-          })
-    })
-    .transform((codes) => codes as Partial<Record<ErrorCode, string>>),
+    ),
+    z.transform((codes) => Object.fromEntries(codes) as Partial<Record<ErrorCode, string>>),
+  ),
   maxBodyBytes: wholeNumber(FIDELITY_BOUNDS.maxBodyBytes.min, FIDELITY_BOUNDS.maxBodyBytes.max),
 }
 

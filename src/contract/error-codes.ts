@@ -33,6 +33,8 @@ export const ERROR_CODES = {
   unknown_plan: 400,
   key_not_found: 404,
   key_exists: 409,
+  // The dashboard's event stream past the server's cap (issue 24).
+  stream_limit_reached: 503,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES

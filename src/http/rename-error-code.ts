@@ -20,7 +20,9 @@ export const renameErrorCode = (
     return response
   }
   if (typeof body !== 'object' || body === null || !('code' in body)) return response
-  const renamed = typeof body.code === 'string' ? codes[body.code] : undefined
+  // An own key only: a code such as `constructor` must not find Object.prototype's (issue 24).
+  const renamed =
+    typeof body.code === 'string' && Object.hasOwn(codes, body.code) ? codes[body.code] : undefined
   if (renamed === undefined) return response
   return { ...response, body: JSON.stringify({ ...body, code: renamed }) }
 }

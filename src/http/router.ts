@@ -90,10 +90,9 @@ export const createRouter = <T>(): Router<T> => {
             template: route.template,
             allow: [...route.methods.keys()],
           }
-        const params: Record<string, string> = {}
-        route.paramNames.forEach((name, index) => {
-          params[name] = found[index + 1] ?? ''
-        })
+        const params: Record<string, string> = Object.fromEntries(
+          route.paramNames.map((name, index) => [name, found[index + 1] ?? '']),
+        )
         return { kind: 'found', value, template: route.template, params }
       }
       return { kind: 'not-found' }

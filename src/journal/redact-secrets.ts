@@ -94,11 +94,12 @@ export const redactHeader = (name: string, value: string): string => {
 export const redactHeaders = (
   headers: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> => {
-  const out: Record<string, string> = {}
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) out[name.toLowerCase()] = redactHeader(name, value)
-  }
-  return out
+  // Own properties (Object.fromEntries): a header named `__proto__` is kept like any other.
+  return Object.fromEntries(
+    Object.entries(headers).flatMap(([name, value]) =>
+      value === undefined ? [] : [[name.toLowerCase(), redactHeader(name, value)]],
+    ),
+  )
 }
 
 const decodeName = (raw: string): string => {

@@ -88,8 +88,11 @@ export const listPets = defineOperation({
         : store.list({ status, limit, afterId: position.afterId, offset: position.offset })
     if (page instanceof Promise) page = await page
     page ??= { pets: [], total: 0, nextAfterId: undefined }
-    const headers: Record<string, string> = { 'Content-Type': 'application/json' }
-    if (fidelity.totalCountHeader !== false) headers[fidelity.totalCountHeader] = String(page.total)
+    // A computed key in a literal is an own property, whatever the configured name (issue 24).
+    const headers: Record<string, string> =
+      fidelity.totalCountHeader === false
+        ? { 'Content-Type': 'application/json' }
+        : { 'Content-Type': 'application/json', [fidelity.totalCountHeader]: String(page.total) }
     if (page.nextAfterId !== undefined && fidelity.pagination !== 'none') {
       // Only the API's own parameters: sandbox flags (__scenario, __session, …) never travel in
       // links. Every value is URL-safe as it is (digits, a status word, base64url): no encoding.

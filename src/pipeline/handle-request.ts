@@ -105,15 +105,20 @@ export const handleRequest = async (
     // so an in-memory request pays no microtask per stage (decision 0021).
     let bound = auth.kind === 'bearer' ? ctx.state.keySession(auth.token) : undefined
     if (bound instanceof Promise) bound = await bound
-    let selected = ctx.state.session(selectSession({ requested, boundTo: bound }))
+    const target = selectSession({ requested, boundTo: bound })
+    const identified = identify({ state: ctx.state, session: target, auth, request })
+    caller = identified instanceof Promise ? await identified : identified
+    // Sessions belong to callers (decision 0026): without a valid key, `default` answers.
+    let selected =
+      caller.key === undefined
+        ? ctx.state.session(DEFAULT_SESSION)
+        : ctx.state.session(target, caller.owner)
     if (selected instanceof Promise) selected = await selected
     session = selected
     const ready = session.ready()
     if (ready !== undefined) await ready
     const moment = session.now()
     now = moment instanceof Promise ? await moment : moment
-    const identified = identify(session, auth, request)
-    caller = identified instanceof Promise ? await identified : identified
     const sticky = session.sticky()
     scenario = sticky instanceof Promise ? await sticky : sticky
     if (request.method === 'OPTIONS' && match.kind === 'method-not-allowed') {

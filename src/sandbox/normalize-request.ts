@@ -45,19 +45,22 @@ export const normalizeRequest = (input: HandleInput): SandboxRequest => {
       `Failed to handle the request: url "${url}" is not an absolute URL. Pass one with an origin, e.g. "http://localhost${url.startsWith('/') ? url : `/${url}`}".`,
     )
   }
-  const headers: Record<string, string> = {}
+  // A Map, then own properties: a header named `__proto__` is kept like any other.
+  const merged = new Map<string, string>()
   const source = input.headers
   if (source instanceof Headers) {
     source.forEach((value, name) => {
-      headers[name] = value
+      merged.set(name, value)
     })
   } else if (source !== undefined) {
     for (const [name, value] of Object.entries(source)) {
       if (value === undefined) continue
       const lower = name.toLowerCase()
-      headers[lower] = headers[lower] === undefined ? String(value) : `${headers[lower]}, ${value}`
+      const before = merged.get(lower)
+      merged.set(lower, before === undefined ? String(value) : `${before}, ${value}`)
     }
   }
+  const headers: Record<string, string> = Object.fromEntries(merged)
   return {
     method: input.method.toUpperCase(),
     url,

@@ -60,7 +60,7 @@ const totalCountHeader = (value: unknown): string | false => {
 const errorCodes = (value: unknown): FidelitySettings['errorCodes'] => {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return fail(`errorCodes must be an object such as { "pet_not_found": "not_found" }.`)
-  const codes: Record<string, string> = {}
+  const codes = new Map<string, string>()
   for (const [from, to] of Object.entries(value)) {
     if (!Object.hasOwn(ERROR_CODES, from))
       fail(`errorCodes renames "${from}", which is not one of the sandbox's error codes.`)
@@ -68,9 +68,9 @@ const errorCodes = (value: unknown): FidelitySettings['errorCodes'] => {
       fail(
         `errorCodes.${from} must be a code of 1-100 characters of A-Z a-z 0-9 _ . : -, got ${show(to)}.`,
       )
-    if (to !== from) codes[from] = to as string
+    if (to !== from) codes.set(from, to as string)
   }
-  return codes
+  return Object.fromEntries(codes)
 }
 
 /**

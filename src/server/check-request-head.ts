@@ -11,8 +11,10 @@ const headBytes = (req: IncomingMessage): number => {
 
 /**
  * What the server refuses before routing (contract §15): an HTTP/1.1 request
- * without `Host` (400), a target over 8 KiB (414), a head over 16 KiB (431),
- * and a `Transfer-Encoding` other than `chunked` (501; node would read
+ * without `Host` (400), a target over 8 KiB (414), a head over 16 KiB or over
+ * 100 header lines (431; the server keeps one line more than the limit, so a
+ * count past it means too many), and a `Transfer-Encoding` other than
+ * `chunked` (501; node would read
  * `gzip, chunked` as if it were plain). Returns the ApiError, or undefined.
  *
  * @example
@@ -24,6 +26,12 @@ export const checkRequestHead = (req: IncomingMessage): ApiError | undefined => 
     return new ApiError(
       'uri_too_long',
       `The request target is longer than ${SERVER_LIMITS.maxTargetBytes} bytes.`,
+    )
+  }
+  if (req.rawHeaders.length / 2 > SERVER_LIMITS.maxHeaderLines) {
+    return new ApiError(
+      'header_too_large',
+      `The request has more than ${SERVER_LIMITS.maxHeaderLines} header lines.`,
     )
   }
   if (headBytes(req) > SERVER_LIMITS.maxHeaderBytes) {

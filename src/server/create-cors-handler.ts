@@ -34,18 +34,18 @@ const learnSimpleHeaders = (
   options: CorsOptions,
 ): Record<string, string> | undefined => {
   if (options.origin !== undefined && typeof options.origin !== 'string') return undefined
-  const headers: Record<string, string> = {}
+  const headers = new Map<string, string>()
   const recorder = {
     setHeader: (name: string, value: string) => {
-      headers[name] = value
+      headers.set(name, value)
     },
-    getHeader: (name: string) => headers[name],
+    getHeader: (name: string) => headers.get(name),
   } as unknown as ServerResponse
   let passed = false
   middleware({ method: 'GET', headers: {} } as IncomingMessage, recorder, () => {
     passed = true
   })
-  return passed ? Object.freeze(headers) : undefined
+  return passed ? Object.freeze(Object.fromEntries(headers)) : undefined
 }
 
 /**

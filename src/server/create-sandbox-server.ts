@@ -14,6 +14,7 @@ import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { checkRequestHead } from './check-request-head.js'
 import { checkControlOrigin } from './control/check-control-origin.js'
+import { createControlAccess } from './control/create-control-access.js'
 import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-request.js'
 import { createCorsHandler, exposingTotalCount, writtenWithAnswer } from './create-cors-handler.js'
 import { createDashboard } from './dashboard/create-dashboard.js'
@@ -81,7 +82,9 @@ export const createSandboxServer = <const S extends string = never>(
     )
   const handlers = checkOwnHandlers(givenHandlers, 'create the server')
   const sandbox = createSandboxCore(sandboxOptions)
-  const dashboard = createDashboard({ sandbox, adminToken })
+  // One count of wrong admin tokens for the control API and the dashboard (issue 24).
+  const access = createControlAccess({ adminToken, now: sandboxOptions.now })
+  const dashboard = createDashboard({ sandbox, access })
   const basePath = sandbox.basePath
   const held = createHeldAnswers(maxHoldMs)
   const cors =
@@ -112,7 +115,7 @@ export const createSandboxServer = <const S extends string = never>(
   }
   const control = {
     sandbox,
-    adminToken,
+    access,
     allowedHosts,
     get openApiDocument() {
       return openApiDocument
@@ -221,6 +224,8 @@ export const createSandboxServer = <const S extends string = never>(
     onHttpRequest,
   )
   server.keepAliveTimeout = timeouts.keepAliveMs ?? 5_000
+  // One line past the limit is kept, so checkRequestHead sees that there were too many.
+  server.maxHeadersCount = SERVER_LIMITS.maxHeaderLines + 1
   server.on('clientError', handleClientError)
   // Without these listeners node answers 417 with an empty body and drops CONNECT unanswered.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {

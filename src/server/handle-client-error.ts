@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { ApiError } from '../http/api-error.js'
+import { SERVER_LIMITS } from './server-limits.js'
 
 /**
  * Writes an Error answer straight to a socket and closes it: for requests
@@ -27,16 +28,35 @@ export const markAnswered = (socket: Duplex): void => {
   answered.add(socket)
 }
 
+/** What node's parser has collected of the head so far (flushed every 32 header lines). */
+interface ParserState {
+  _headers?: unknown[]
+  _url?: string
+}
+
 /**
- * A head past node's `maxHeaderSize`: the target alone when the packet that
- * overflowed is still the request line (no line break yet), else the headers.
- * node hands over only the chunk it was parsing, so this is a best guess.
+ * A head past node's `maxHeaderSize`: the target (414) when the packet that
+ * overflowed is still the request line, else the headers (431). node hands
+ * over only the chunk it was parsing (a 1 MB target arrives in many), so the
+ * request line is recognised by what the chunk holds: no line break, and only
+ * a request target's characters (visible ASCII, no space) after an optional
+ * `METHOD `, while the parser has collected no header line yet. A single
+ * header value of more than 64 KiB without a space, sent in pieces, would be
+ * read as a target: the best reading node allows (issue 24).
  */
-const overflowError = (rawPacket: unknown): ApiError => {
-  const text = Buffer.isBuffer(rawPacket) ? rawPacket.toString('latin1', 0, 1024) : ''
-  return /^[A-Z]+ /.test(text) && !text.includes('\n')
-    ? new ApiError('uri_too_long', 'The request target is too long.')
-    : new ApiError('header_too_large', 'The request headers are too large.')
+const overflowError = (rawPacket: unknown, socket: Duplex): ApiError => {
+  const text = Buffer.isBuffer(rawPacket) ? rawPacket.toString('latin1') : ''
+  const parser = (socket as Duplex & { parser?: ParserState | null }).parser
+  const headersSeen = (parser?._headers?.length ?? 0) > 0 || (parser?._url ?? '') !== ''
+  return !headersSeen && /^([A-Z]+ )?[!-~]*$/.test(text)
+    ? new ApiError(
+        'uri_too_long',
+        `The request target is longer than ${SERVER_LIMITS.maxTargetBytes} bytes.`,
+      )
+    : new ApiError(
+        'header_too_large',
+        `The request headers are larger than ${SERVER_LIMITS.maxHeaderBytes} bytes.`,
+      )
 }
 
 /**
@@ -71,7 +91,7 @@ export const handleClientError = (
   }
   const apiError =
     code === 'HPE_HEADER_OVERFLOW'
-      ? overflowError(error.rawPacket)
+      ? overflowError(error.rawPacket, socket)
       : code === 'HPE_INVALID_TRANSFER_ENCODING'
         ? new ApiError(
             'not_implemented',

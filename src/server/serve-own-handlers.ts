@@ -67,10 +67,7 @@ export const serveOwnHandlers = async (
     return true
   }
   const body = Buffer.from(await response.arrayBuffer())
-  const headers: Record<string, string> = {}
-  response.headers.forEach((value, name) => {
-    headers[name] = value
-  })
+  const headers: Record<string, string> = Object.fromEntries(response.headers)
   headers['content-length'] = String(body.byteLength)
   delete headers['transfer-encoding']
   res.writeHead(response.status, headers)

@@ -52,6 +52,8 @@ export interface MemorySessionState extends SessionState {
   readonly lastUsed: number
   /** Marks the session used now (requests and control calls do). */
   touch(): void
+  /** Who opened the session (see `SandboxState.session`); '' for the sandbox's own callers. */
+  readonly owner: string
 }
 
 export interface MemoryStateOptions {
@@ -84,7 +86,8 @@ export interface MemoryStateOptions {
 /** The sessions of a sandbox held in this process. */
 export interface MemoryState extends SandboxState {
   keySession(key: string): string | undefined
-  session(id: string): MemorySessionState
+  findKey(id: string, key: string): ApiKeyInfo | undefined
+  session(id: string, owner?: string): MemorySessionState
   /** The session if it exists; never creates one. */
   peekSession(id: string): MemorySessionState | undefined
   /** Every live session, `default` first, then least recently used first. */
@@ -104,8 +107,9 @@ const SWEEP_INTERVAL_MS = 1_000
  * The in-memory state: a `default` session, and more created on first use
  * from the same seed (the seeded pets are computed once and loaded into each
  * new store, so no session runs faker again). Idle sessions are dropped after
- * `sessionTtlMs`, the least recently used first once `maxSessions` would be
- * passed; `default` never is. No timers: sweeping happens on use.
+ * `sessionTtlMs`; once `maxSessions` would be passed, the least recently used
+ * session of the owner holding the most (decision 0026); `default` never is.
+ * No timers: sweeping happens on use.
  *
  * @example
  * const state = createMemoryState({ baseKeys: createBaseKeys(), startScenario: 'default' })
@@ -126,7 +130,7 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
     maxBytes: options.journalMaxBytes,
   })
 
-  const createSession = (id: string): MemorySessionState => {
+  const createSession = (id: string, owner = ''): MemorySessionState => {
     const clock = createClock(options.now === undefined ? {} : { source: options.now })
     const keys = createKeyRegistry(options.baseKeys, { session: id, index })
     const limiter = options.limiter ?? createRateLimiter(options.rateLimit)
@@ -161,6 +165,7 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
       emit('clock', { session: id, now: clock.now(), frozen: clock.frozen })
     const session: MemorySessionState = {
       id,
+      owner,
       sandboxClock: clock,
       keys,
       limiter,
@@ -233,10 +238,19 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
   // Every other session, least recently used first.
   const others = new Map<string, MemorySessionState>()
 
+  // How many sessions each owner holds (`default` is nobody's).
+  const holdings = new Map<string, number>()
+  const hold = (owner: string, delta: number): void => {
+    const held = (holdings.get(owner) ?? 0) + delta
+    if (held > 0) holdings.set(owner, held)
+    else holdings.delete(owner)
+  }
+
   const drop = (id: string): boolean => {
     const session = others.get(id)
     if (session === undefined) return false
     others.delete(id)
+    hold(session.owner, -1)
     session.keys.reset()
     session.journal.clear()
     void events.emit('session', { session: id, type: 'drop' }).catch(() => {})
@@ -257,10 +271,32 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
     }
   }
 
+  /**
+   * The session to drop for `owner` to open one at the limit (decision 0026):
+   * the least recently used session of whoever holds the most, the opener
+   * counted with the session it opens and chosen on a tie. So a caller evicts
+   * only its own sessions unless another holds more than it would.
+   */
+  const evictionVictim = (owner: string): string | undefined => {
+    const mine = (holdings.get(owner) ?? 0) + 1
+    let most = 0
+    for (const [who, held] of holdings) if (who !== owner && held > most) most = held
+    for (const [id, session] of others) {
+      if (mine >= most ? session.owner === owner : holdings.get(session.owner) === most) return id
+    }
+    // The opener holds none and nobody holds more than one: the least recently used.
+    return others.keys().next().value
+  }
+
   return {
     events,
     keySession: (key) => index.get(key),
-    session(id) {
+    findKey(id, key) {
+      const session = id === DEFAULT_SESSION ? defaultSession : others.get(id)
+      // A session not opened yet would see the demo and option keys, none revoked.
+      return session === undefined ? options.baseKeys.get(key) : session.lookupKey(key)
+    },
+    session(id, owner) {
       if (id === DEFAULT_SESSION) {
         defaultSession.touch()
         return defaultSession
@@ -275,16 +311,17 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
         others.delete(id)
       } else {
         if (others.size + 1 >= max) {
-          const oldest = others.keys().next()
-          if (oldest.done === true)
+          const victim = evictionVictim(owner ?? '')
+          if (victim === undefined)
             throw new ApiError(
               'session_limit_reached',
               `No session can be created: the limit is ${max} sessions, default included. Raise --max-sessions or drop a session.`,
               { headers: { 'Retry-After': '1' } },
             )
-          drop(oldest.value)
+          drop(victim)
         }
-        session = createSession(id)
+        session = createSession(id, owner)
+        hold(session.owner, 1)
         void events.emit('session', { session: id, type: 'create' }).catch(() => {})
       }
       others.set(id, session)

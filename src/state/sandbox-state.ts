@@ -106,10 +106,20 @@ export interface SandboxState {
   /** The session a run-time key belongs to, when it is one. */
   keySession(key: string): Awaitable<string | undefined>
   /**
-   * The session of that id, created on first use from the seed; throws 503
-   * `session_limit_reached` when none can be dropped to make room.
+   * A key as the session of that id sees it, without opening or touching the
+   * session: one not opened yet sees the demo and option keys. How a request
+   * is authenticated before it may use a session (decision 0026).
    */
-  session(id: string): Awaitable<SessionState>
+  findKey(id: string, key: string): Awaitable<ApiKeyInfo | undefined>
+  /**
+   * The session of that id, created on first use from the seed and marked
+   * used; throws 503 `session_limit_reached` when none can be dropped to make
+   * room. `owner` names who opens it (a caller, see `sessionOwner`); at the
+   * session limit the session dropped is the least recently used one of the
+   * owner holding the most, the opener counted with its new session
+   * (decision 0026). Omitted: the sandbox's own callers (control API, code).
+   */
+  session(id: string, owner?: string): Awaitable<SessionState>
   /** Every live session, `default` first. */
   listSessions(): Awaitable<SessionSummary[]>
   /** Drops a session other than `default` with everything in it; false when there is none. */

@@ -149,7 +149,10 @@ export const openSharedState = (store: StoreOption, options: SharedStateOptions)
     recentRequests: async (cursor, max) => (await get()).recentRequests(cursor, max),
     keySession: (key) =>
       real !== undefined ? real.keySession(key) : get().then((s) => s.keySession(key)),
-    session: (id) => (real !== undefined ? real.session(id) : get().then((s) => s.session(id))),
+    findKey: (id, key) =>
+      real !== undefined ? real.findKey(id, key) : get().then((s) => s.findKey(id, key)),
+    session: (id, owner) =>
+      real !== undefined ? real.session(id, owner) : get().then((s) => s.session(id, owner)),
     listSessions: async () => (await get()).listSessions(),
     dropSession: async (id) => (await get()).dropSession(id),
     async close() {

@@ -26,7 +26,8 @@ const single = (value: string | readonly string[] | undefined): string | undefin
  */
 export const readHeader = (headers: HeaderSource, lower: string): string | undefined => {
   if (headers instanceof Headers) return headers.get(lower) ?? undefined
-  const exact = headers[lower]
+  // An own key only: a name such as `constructor` must not find Object.prototype's (issue 24).
+  const exact = Object.hasOwn(headers, lower) ? headers[lower] : undefined
   if (exact !== undefined) return single(exact)
   for (const name in headers) {
     if (equalsIgnoringCase(name, lower)) return single(headers[name])

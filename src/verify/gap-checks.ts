@@ -56,9 +56,12 @@ const sameValue = (
   if (name === 'totalCountHeader' && typeof observed === 'string' && typeof expected === 'string')
     return observed.toLowerCase() === expected.toLowerCase()
   if (name === 'errorCodes') {
-    const target = observed as Record<string, string>
-    const sandbox = expected as Record<string, string>
-    return [...codesSeen].every((code) => (target[code] ?? code) === (sandbox[code] ?? code))
+    // Maps: a code a target answers (`constructor`, say) is looked up as an own key only.
+    const target = new Map(Object.entries(observed as Record<string, string>))
+    const sandbox = new Map(Object.entries(expected as Record<string, string>))
+    return [...codesSeen].every(
+      (code) => (target.get(code) ?? code) === (sandbox.get(code) ?? code),
+    )
   }
   return observed === expected
 }

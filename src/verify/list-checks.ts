@@ -145,12 +145,12 @@ const observePaging = (ctx: VerifyContext, one: Observed, count: number): void =
       'Fewer than 2 pets exist: paging cannot be seen.',
     )
   }
-  const names = Object.keys(one.headers)
-  const total =
-    names.find((name) => KNOWN_TOTALS.test(name)) ??
-    names.find(
-      (name) => /total|count/i.test(name) && /^\s*[0-9]+\s*$/.test(one.headers[name] ?? ''),
-    )
+  // Entries, not lookups: a target's header names are read as its own keys only (issue 24).
+  const entries = Object.entries(one.headers)
+  const found =
+    entries.find(([name]) => KNOWN_TOTALS.test(name)) ??
+    entries.find(([name, value]) => /total|count/i.test(name) && /^\s*[0-9]+\s*$/.test(value ?? ''))
+  const total = found?.[0]
   recordGap(
     ctx,
     'totalCountHeader',
@@ -158,7 +158,7 @@ const observePaging = (ctx: VerifyContext, one: Observed, count: number): void =
     true,
     total === undefined
       ? 'No header carries a total count.'
-      : `${canonicalHeader(total)}: ${one.headers[total] ?? ''} carries the total count.`,
+      : `${canonicalHeader(total)}: ${found?.[1] ?? ''} carries the total count.`,
   )
 }
 

@@ -47,7 +47,7 @@ const ruleCheck = (ctx: VerifyContext, id: AnswerRule): VerifyCheck | undefined 
 }
 
 const skipReason = (ctx: VerifyContext, id: string, keyRefused: boolean): string => {
-  const info = VERIFY_CHECKS[id]
+  const info = Object.hasOwn(VERIFY_CHECKS, id) ? VERIFY_CHECKS[id] : undefined
   const gap = ctx.gaps.get(id.slice('gap.'.length) as keyof FidelitySettings)
   if (gap !== undefined) return gap.message
   if (info?.writes === true && !ctx.allowWrites)
@@ -59,7 +59,9 @@ const skipReason = (ctx: VerifyContext, id: string, keyRefused: boolean): string
     return 'No 429 was seen: verify never provokes one (it stops at the first).'
   if (id === 'spec.errors.allow')
     return 'No 405 was seen: verify sends no method the spec does not define.'
-  return id in ANSWER_RULES ? 'No answer this rule applies to was seen.' : 'Not observed.'
+  return Object.hasOwn(ANSWER_RULES, id)
+    ? 'No answer this rule applies to was seen.'
+    : 'Not observed.'
 }
 
 const stampOf = (ms: number): string => new Date(ms).toISOString().replace(/[-:]|\.\d+/g, '')
@@ -127,7 +129,7 @@ export const runVerify = async (options: RunVerifyOptions): Promise<VerifyReport
           }
         : (ctx.results.get(id) ??
           gaps.checks.find((c) => c.id === id) ??
-          (id in ANSWER_RULES ? ruleCheck(ctx, id as AnswerRule) : undefined))
+          (Object.hasOwn(ANSWER_RULES, id) ? ruleCheck(ctx, id as AnswerRule) : undefined))
     if (check !== undefined) checks.push(check)
     else skipped.push({ id, kind: info.kind, reason: skipReason(ctx, id, keyRefused) })
   }

@@ -28,7 +28,7 @@ describe('parseCliArgs', () => {
       port: 4010,
       host: '127.0.0.1',
       quiet: false,
-      keys: {},
+      keys: new Map(),
     })
     expect(settingsOf([], { PORT: '5000' })).toEqual({ port: 5000 })
     expect(settingsOf(['--port', '0'], { PORT: '5000' })).toEqual({ port: 0 })
@@ -109,10 +109,10 @@ describe('parseCliArgs', () => {
         seed: 7,
         pets: 100,
         scenario: 'slow',
-        keys: {
-          team: 'pro',
-          'big-co': { plan: 'enterprise', perMinute: 20_000, perDay: 2_000_000 },
-        },
+        keys: new Map<string, unknown>([
+          ['team', 'pro'],
+          ['big-co', { plan: 'enterprise', perMinute: 20_000, perDay: 2_000_000 }],
+        ]),
         dataFile: 'p.json',
         adminToken: 'abc',
         basePath: '/api/v1',
@@ -146,7 +146,10 @@ describe('parseCliArgs', () => {
         seed: -3,
         pets: 5,
         scenario: 'empty',
-        keys: { a: 'pro', b: { plan: 'enterprise', perDay: 9 } },
+        keys: new Map<string, unknown>([
+          ['a', 'pro'],
+          ['b', { plan: 'enterprise', perDay: 9 }],
+        ]),
         dataFile: 'pets.json',
         adminToken: 'tok',
         basePath: '/api',
@@ -159,10 +162,12 @@ describe('parseCliArgs', () => {
     expect(settingsOf(['--seed', '1'], { PETSTORE_SANDBOX_SEED: '2' }).seed).toBe(1)
     expect(settingsOf([], { PETSTORE_SANDBOX_PORT: '1', PORT: '2' }).port).toBe(1)
     expect(settingsOf([], { PETSTORE_SANDBOX_QUIET: '0' }).quiet).toBe(false)
-    expect(settingsOf(['--key', 'a=free'], { PETSTORE_SANDBOX_KEY: 'a=pro,b=pro' }).keys).toEqual({
-      a: 'free',
-      b: 'pro',
-    })
+    expect(settingsOf(['--key', 'a=free'], { PETSTORE_SANDBOX_KEY: 'a=pro,b=pro' }).keys).toEqual(
+      new Map([
+        ['a', 'free'],
+        ['b', 'pro'],
+      ]),
+    )
     // An empty variable is unset.
     expect(settingsOf([], { PETSTORE_SANDBOX_SEED: '' })).toEqual({})
   })
@@ -240,7 +245,10 @@ describe('parseConfigFile', () => {
       seed: 1,
       pets: 3,
       scenario: 'empty',
-      keys: { team: 'pro', 'big-co': { plan: 'enterprise', perMinute: 20_000 } },
+      keys: new Map<string, unknown>([
+        ['team', 'pro'],
+        ['big-co', { plan: 'enterprise', perMinute: 20_000 }],
+      ]),
       dataFile: '/teams/shop/pets.json',
       adminToken: 'abc',
       basePath: '/api/v1',
@@ -291,7 +299,10 @@ describe('resolveServeSettings', () => {
       pets: 2,
       scenario: 'empty',
       port: 4010,
-      keys: { a: 'pro', b: 'business' },
+      keys: new Map([
+        ['a', 'pro'],
+        ['b', 'business'],
+      ]),
     })
   })
 })

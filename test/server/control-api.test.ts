@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
-  checkControlAccess,
+  createControlAccess,
   isLoopbackAddress,
-} from '../../src/server/control/check-control-access.js'
+} from '../../src/server/control/create-control-access.js'
 import { createHttpTarget } from '../conformance/targets/http-target.js'
 
 const target = createHttpTarget()
@@ -206,12 +206,12 @@ describe('the control API', () => {
       socket: { remoteAddress: '192.168.1.4' },
       headers: {},
     } as unknown as IncomingMessage
-    expect(checkControlAccess(remote, undefined)?.code).toBe('forbidden')
+    expect(createControlAccess({ adminToken: undefined }).check(remote)?.code).toBe('forbidden')
     const withToken = {
       socket: { remoteAddress: '192.168.1.4' },
       headers: { authorization: 'Bearer t0k' },
     } as unknown as IncomingMessage
-    expect(checkControlAccess(withToken, 't0k')).toBeUndefined()
+    expect(createControlAccess({ adminToken: 't0k' }).check(withToken)).toBeUndefined()
   })
 })
 

@@ -16,6 +16,12 @@ describe('the control plane against DNS rebinding', () => {
     ['a rebinding host name', 'attacker.example'],
     ['a name ending like localhost', 'evil-localhost'],
     ['a public address', '203.0.113.9'],
+    // Issue 24: the whole host is read, not only its bracketed part.
+    ['a name after a bracketed loopback address', '[::1].evil.example'],
+    ['a name glued to a bracketed loopback address', '[::1]evil.example'],
+    ['a bracketed loopback address with two ports', '[::1]:80'],
+    ['an unclosed bracket', '[::1'],
+    ['a loopback name with a user part', 'user@localhost'],
   ])('answers 403 forbidden to %s in Host', async (_name, host) => {
     const answer = await control('/keys', { host: `${host}:${port()}` })
     expect(answer.status).toBe(403)

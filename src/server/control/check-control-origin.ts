@@ -2,12 +2,15 @@ import type { IncomingMessage } from 'node:http'
 import { isIP } from 'node:net'
 import { ApiError } from '../../http/api-error.js'
 
-/** The host name of a `Host` header: lower case, without the port, brackets or a trailing dot. */
+/**
+ * The host name of a `Host` header: lower case, without the port, brackets or
+ * a trailing dot. The whole value is read (issue 24): `[::1].evil.example`
+ * is no IPv6 literal, so it comes back as it is and matches no loopback name.
+ */
 export const hostNameOf = (host: string): string => {
   const text = host.trim().toLowerCase()
-  const name = text.startsWith('[')
-    ? text.slice(1, text.indexOf(']') === -1 ? undefined : text.indexOf(']'))
-    : text.replace(/:[0-9]*$/, '')
+  if (text.startsWith('[')) return /^\[([0-9a-f:.]+)\](?::[0-9]*)?$/.exec(text)?.[1] ?? text
+  const name = text.replace(/:[0-9]*$/, '')
   return name.endsWith('.') ? name.slice(0, -1) : name
 }
 

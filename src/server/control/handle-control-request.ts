@@ -16,8 +16,8 @@ import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sandbox-state.js'
 import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
-import { checkControlAccess } from './check-control-access.js'
 import { checkControlOrigin } from './check-control-origin.js'
+import type { ControlAccess } from './create-control-access.js'
 import { showKey } from './mask-key.js'
 import { resetsEverySession } from './resets-every-session.js'
 
@@ -27,7 +27,8 @@ export const CONTROL_PREFIX = '/__sandbox'
 /** What the control API steers. */
 export interface ControlContext {
   sandbox: SandboxCore<string>
-  adminToken: string | undefined
+  /** Loopback or the admin token, with wrong tokens counted per address. */
+  access: ControlAccess
   /** Host names besides the loopback ones that may reach the control API (`--allowed-host`). */
   allowedHosts: readonly string[]
   /** The OpenAPI document's text, when the package has one. */
@@ -230,11 +231,14 @@ const CONTROL_ROUTES = ` The control API's routes: ${CONTROL_ROUTER.routes()
   .join(', ')}; the dashboard is GET ${CONTROL_PREFIX}/.`
 
 const answer = async (ctx: ControlContext, req: IncomingMessage): Promise<SandboxResponse> => {
-  const denied =
-    checkControlOrigin(req, ctx.allowedHosts) ?? checkControlAccess(req, ctx.adminToken)
+  const denied = checkControlOrigin(req, ctx.allowedHosts) ?? ctx.access.check(req)
   if (denied !== undefined) throw denied
-  const url = new URL(req.url ?? '/', 'http://control.invalid')
-  const path = url.pathname.slice(CONTROL_PREFIX.length) || '/'
+  const target = req.url ?? '/'
+  const url = new URL(target, 'http://control.invalid')
+  // The path as sent: the URL parser would resolve `.` and `..` (also written %2E), and
+  // every id the API accepts (sessions `.` and `..`, keys too) must be reachable (issue 24).
+  const query = target.indexOf('?')
+  const path = (query === -1 ? target : target.slice(0, query)).slice(CONTROL_PREFIX.length) || '/'
   const method = req.method ?? 'GET'
   const match = CONTROL_ROUTER.match(method === 'HEAD' ? 'GET' : method, path)
   if (match.kind === 'not-found') throw routeNotFound(`${CONTROL_PREFIX}${path}`, CONTROL_ROUTES)

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
+import type { ControlAccess } from '../control/create-control-access.js'
 import { createEventStream } from './create-event-stream.js'
 import { createRateSeries } from './create-rate-series.js'
 import { type DashboardSnapshot, type FeedEntry, statusClass } from './dashboard-types.js'
@@ -20,7 +21,8 @@ const FEED_MAX = 50
 /** The dashboard's state on a server: the built page, the log feed, the chart, the stream. */
 export interface Dashboard {
   readonly sandbox: SandboxCore<string>
-  readonly adminToken: string | undefined
+  /** Loopback or the admin token, as for the control API (wrong tokens counted with its). */
+  readonly access: ControlAccess
   /** The built page and files, by name (empty until `load`, or when not built). */
   readonly assets: Map<string, DashboardAsset>
   /** Reads the built page into memory. */
@@ -49,12 +51,12 @@ export interface Dashboard {
  * (docs/decisions/0020-journal-entry.md).
  *
  * @example
- * const dashboard = createDashboard({ sandbox, limiter, adminToken })
+ * const dashboard = createDashboard({ sandbox, access: createControlAccess({ adminToken }) })
  * await dashboard.load()
  */
 export const createDashboard = (input: {
   sandbox: SandboxCore<string>
-  adminToken: string | undefined
+  access: ControlAccess
   now?: () => number
 }): Dashboard => {
   const { sandbox } = input
@@ -139,7 +141,7 @@ export const createDashboard = (input: {
 
   return {
     sandbox,
-    adminToken: input.adminToken,
+    access: input.access,
     get assets() {
       return assets
     },

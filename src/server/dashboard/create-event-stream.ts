@@ -1,4 +1,7 @@
 import type { ServerResponse } from 'node:http'
+import { ApiError } from '../../http/api-error.js'
+import { SERVER_LIMITS } from '../server-limits.js'
+import { writeNow } from '../write-sandbox-response.js'
 import { DASHBOARD_HEADERS } from './dashboard-headers.js'
 
 /** A client that reads more slowly than events come is cut off past this many buffered bytes. */
@@ -7,7 +10,8 @@ const MAX_BUFFERED_BYTES = 1_048_576
 export interface EventStream {
   /**
    * Starts a Server-Sent Events answer on `res`; the client stays until it goes
-   * away. `session` is the session the page watches.
+   * away. `session` is the session the page watches. Past the server's cap on
+   * streams it answers 503 `stream_limit_reached` with Retry-After instead.
    */
   open(
     res: ServerResponse,
@@ -36,18 +40,39 @@ const frame = (event: string, data: unknown): string =>
  * const stream = createEventStream({ onChange: (n) => (n > 0 ? startTicking() : stopTicking()) })
  * stream.open(res, [{ event: 'hello', data: snapshot }])
  */
-export const createEventStream = (options: { onChange(size: number): void }): EventStream => {
+export const createEventStream = (options: {
+  onChange(size: number): void
+  /** Streams open at once (default SERVER_LIMITS.maxDashboardStreams). */
+  maxStreams?: number
+}): EventStream => {
   const clients = new Map<ServerResponse, string>()
+  const maxStreams = options.maxStreams ?? SERVER_LIMITS.maxDashboardStreams
   const drop = (res: ServerResponse): void => {
     if (clients.delete(res)) options.onChange(clients.size)
     if (!res.writableEnded) res.end()
   }
   const write = (res: ServerResponse, text: string): void => {
-    if (res.writableLength > MAX_BUFFERED_BYTES) drop(res)
-    else res.write(text)
+    if (res.writableLength > MAX_BUFFERED_BYTES) {
+      // A reader that stopped reading: ending would wait behind its full buffer and keep
+      // the socket (issue 24). Destroy it; its memory goes with it.
+      drop(res)
+      res.destroy()
+    } else res.write(text)
   }
   return {
     open(res, first, session) {
+      if (clients.size >= maxStreams) {
+        const refusal = new ApiError(
+          'stream_limit_reached',
+          `${maxStreams} dashboard streams are open, the server's limit: close a dashboard page, or retry after the time given in the Retry-After header.`,
+          { headers: { 'Retry-After': '5' } },
+        ).toResponse()
+        writeNow(res, {
+          ...refusal,
+          headers: { ...DASHBOARD_HEADERS, 'Cache-Control': 'no-store', ...refusal.headers },
+        })
+        return
+      }
       res.writeHead(200, {
         ...DASHBOARD_HEADERS,
         'Content-Type': 'text/event-stream; charset=utf-8',

@@ -5,7 +5,6 @@ import { jsonResponse } from '../../http/json-response.js'
 import type { SandboxResponse } from '../../http/types.js'
 import { requestedSession } from '../../pipeline/select-session.js'
 import { DEFAULT_SESSION } from '../../state/sandbox-state.js'
-import { checkControlAccess } from '../control/check-control-access.js'
 import { writeNow } from '../write-sandbox-response.js'
 import type { Dashboard } from './create-dashboard.js'
 import { DASHBOARD_HEADERS } from './dashboard-headers.js'
@@ -79,26 +78,35 @@ const pets = (dashboard: Dashboard, req: IncomingMessage): SandboxResponse => {
   })
 }
 
-/** The dashboard's routes below /__sandbox: path → method → answer. */
-const ROUTES: Record<string, { auth: boolean; methods: Record<string, Route> }> = {
+/** The dashboard's routes below /__sandbox: path → method → answer (Maps: a path is user input). */
+const ROUTES = new Map<string, { auth: boolean; methods: Map<string, Route> }>([
   // The page and its files carry no data: they load without the admin token (docs/decisions/0011-dashboard-event-stream.md).
-  '': { auth: false, methods: { GET: (d) => page(d) } },
-  '/': { auth: false, methods: { GET: (d) => page(d) } },
-  '/events': {
-    auth: true,
-    methods: {
-      GET: (d, req, res) => {
-        void d.openStream(res, watchedSession(req))
-        return 'streamed'
-      },
+  ['', { auth: false, methods: new Map([['GET', (d) => page(d)]]) }],
+  ['/', { auth: false, methods: new Map([['GET', (d) => page(d)]]) }],
+  [
+    '/events',
+    {
+      auth: true,
+      methods: new Map([
+        [
+          'GET',
+          (d, req, res) => {
+            void d.openStream(res, watchedSession(req))
+            return 'streamed'
+          },
+        ],
+      ]),
     },
-  },
-  '/quotas': {
-    auth: true,
-    methods: { GET: (d, req) => jsonResponse(200, d.snapshot(watchedSession(req))) },
-  },
-  '/pets': { auth: true, methods: { GET: pets } },
-}
+  ],
+  [
+    '/quotas',
+    {
+      auth: true,
+      methods: new Map([['GET', (d, req) => jsonResponse(200, d.snapshot(watchedSession(req)))]]),
+    },
+  ],
+  ['/pets', { auth: true, methods: new Map([['GET', pets]]) }],
+])
 
 const asset = (dashboard: Dashboard, name: string): SandboxResponse | undefined => {
   const file = dashboard.assets.get(name)
@@ -145,22 +153,26 @@ const answer = (dashboard: Dashboard, req: IncomingMessage, res: ServerResponse,
       throw new ApiError('route_not_found', `No dashboard file ${PREFIX}${path}.`)
     return found
   }
-  const denied = checkControlAccess(req, dashboard.adminToken)
+  // Checked once, and only for the dashboard's own routes: wrong admin tokens are counted.
+  const check = (): void => {
+    const denied = dashboard.access.check(req)
+    if (denied !== undefined) throw denied
+  }
   const byRef = /^\/keys\/by-ref\/([0-9a-f]{1,64})$/.exec(path)
   if (byRef?.[1] !== undefined) {
-    if (denied !== undefined) throw denied
+    check()
     if (method !== 'DELETE')
       throw new ApiError('method_not_allowed', `${method} is not allowed here. Allowed: DELETE.`, {
         headers: { Allow: 'DELETE' },
       })
     return revokeByRef(dashboard, byRef[1], watchedSession(req))
   }
-  const route = ROUTES[path]
+  const route = ROUTES.get(path)
   if (route === undefined) return undefined
-  if (route.auth && denied !== undefined) throw denied
-  const handler = route.methods[method]
+  if (route.auth) check()
+  const handler = route.methods.get(method)
   if (handler === undefined) {
-    const allow = Object.keys(route.methods).join(', ')
+    const allow = [...route.methods.keys()].join(', ')
     throw new ApiError(
       'method_not_allowed',
       `${method} is not allowed on ${PREFIX}${path}. Allowed: ${allow}.`,

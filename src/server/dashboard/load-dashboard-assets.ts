@@ -11,12 +11,12 @@ export interface DashboardAsset {
   immutable: boolean
 }
 
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-}
+const TYPES = new Map([
+  ['.html', 'text/html; charset=utf-8'],
+  ['.js', 'text/javascript; charset=utf-8'],
+  ['.css', 'text/css; charset=utf-8'],
+  ['.svg', 'image/svg+xml'],
+])
 
 /**
  * Where `npm run build` puts the dashboard: `dist/dashboard` of the package
@@ -49,7 +49,7 @@ export const loadDashboardAssets = async (
   const assets = new Map<string, DashboardAsset>()
   const names = await readdir(dir).catch(() => [] as string[])
   for (const name of names) {
-    const type = TYPES[name.slice(name.lastIndexOf('.'))]
+    const type = TYPES.get(name.slice(name.lastIndexOf('.')))
     if (type === undefined) continue
     assets.set(name, {
       contentType: type,

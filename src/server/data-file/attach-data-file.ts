@@ -42,7 +42,7 @@ export const attachDataFile = async (
   const kept = new Set<string>()
   if (snapshot !== undefined) {
     await sandbox.db.pets.load(snapshot)
-    for (const [id, pets] of Object.entries(snapshot.sessions ?? {})) {
+    for (const [id, pets] of snapshot.sessions ?? []) {
       const session = sandbox.session(id)
       await session.ready
       await session.db.pets.load(pets)
@@ -50,10 +50,10 @@ export const attachDataFile = async (
     }
   }
   const writer = createDataFileWriter(path, () => {
-    const sessions: Record<string, PetStoreSnapshot> = {}
+    const sessions = new Map<string, PetStoreSnapshot>()
     for (const id of kept) {
       const pets = sandbox.sessions.pets(id)
-      if (pets !== undefined) sessions[id] = pets.snapshot()
+      if (pets !== undefined) sessions.set(id, pets.snapshot())
     }
     return { ...sandbox.db.pets.snapshot(), sessions }
   })

@@ -22,7 +22,7 @@ const formatPets = (pets: DataFile['pets']): string =>
 
 /** Version 1 while only the default session has pets to keep; version 2 adds `sessions`. */
 const formatDataFile = (file: DataFileSnapshot): string => {
-  const sessions = Object.entries(file.sessions ?? {})
+  const sessions = [...(file.sessions ?? [])]
   const head = `{"version":${sessions.length === 0 ? 1 : 2},"nextId":${file.nextId},"pets":${formatPets(file.pets)}`
   if (sessions.length === 0) return `${head}}\n`
   const body = sessions

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini'
 import { LIMITS } from '../../contract/limits.js'
+import { ownRecord } from '../../contract/own-record.js'
 import { createPetNameSchema, PetSchema } from '../../contract/pet.js'
 import { useEnglishZodMessages } from '../../contract/zod-messages.js'
 import { SESSION_ID } from '../../state/sandbox-state.js'
@@ -37,8 +38,11 @@ const buildDataFileSchema = (nameMaxLength: number) => {
       version: z.union([z.literal(1), z.literal(2)]),
       nextId: NextIdSchema,
       pets: PetsSchema,
+      // A Map: every session id the API accepts (`__proto__` too) loads back (issue 24).
       sessions: z.optional(
-        z.record(z.string().check(z.regex(SESSION_ID, 'must be a session id')), StoreSchema),
+        ownRecord(z.string().check(z.regex(SESSION_ID, 'must be a session id')), StoreSchema, {
+          error: 'must be an object of session ids to pets',
+        }),
       ),
     })
     .check(checkIds)

@@ -4,7 +4,7 @@ import { dataFileSchema } from './data-file-schema.js'
 
 /** What a data file holds: the default session's pets, and other sessions' pets by id. */
 export type DataFileSnapshot = PetStoreSnapshot & {
-  sessions?: Record<string, PetStoreSnapshot> | undefined
+  sessions?: ReadonlyMap<string, PetStoreSnapshot> | undefined
 }
 
 /** A data file that cannot be used. The file is left as it is. */

@@ -307,7 +307,7 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
     return true
   }
 
-  const open = async (sid: string): Promise<CachedSession> => {
+  const open = async (sid: string, owner = ''): Promise<CachedSession> => {
     const reply = (await run(OPEN_SCRIPT, [
       sid,
       realNow(),
@@ -315,6 +315,7 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
       max,
       options.startScenario,
       keyIndexVersion,
+      owner,
     ])) as [number, string[], LoadReply] | ['limit']
     if (reply[0] === 'limit')
       throw new ApiError(
@@ -653,8 +654,20 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
         skipped: cursor === undefined ? 0 : recent.skipped,
       }
     },
-    async session(id) {
-      if (!cache.has(id)) await open(id)
+    async findKey(id, key) {
+      // Neither a demo or option key nor a run-time key: valid nowhere, no round trip.
+      if (!baseKeys.has(key) && !keyIndex.has(key)) return undefined
+      let entry = cache.get(id)
+      if (entry === undefined) {
+        // A fresh look that neither opens nor touches the session (decision 0026).
+        const reply = (await run(LOAD_SCRIPT, [id, keyIndexVersion])) as LoadReply
+        if (!apply(id, reply)) return baseKeys.get(key)
+        entry = cache.get(id) as CachedSession
+      }
+      return lookup(entry, key)
+    },
+    async session(id, owner) {
+      if (!cache.has(id)) await open(id, owner)
       return view(id)
     },
     async listSessions(): Promise<SessionSummary[]> {

@@ -45,10 +45,54 @@ local function clear(sid)
   redis.call('DEL', S(sid, 'keys'), S(sid, 'revoked'), S(sid, 'rl'), S(sid, 'journal'), S(sid, 'stores'))
 end
 
+-- Who opened each session (decision 0026): H counts the sessions per owner,
+-- O(owner) orders one owner's sessions by last use.
+local H = P .. 'holders'
+local function O(owner) return P .. 'o:' .. owner end
+
+-- Marks a session used now, in the global order and in its owner's.
+local function touch(sid, now)
+  redis.call('ZADD', Z, num(now), sid)
+  local owner = redis.call('HGET', S(sid, 'meta'), 'owner')
+  if owner then redis.call('ZADD', O(owner), num(now), sid) end
+end
+
 local function drop(sid)
+  local owner = redis.call('HGET', S(sid, 'meta'), 'owner')
+  if owner then
+    redis.call('ZREM', O(owner), sid)
+    if tonumber(redis.call('ZINCRBY', H, -1, owner)) <= 0 then redis.call('ZREM', H, owner) end
+  end
   clear(sid)
   redis.call('DEL', S(sid, 'meta'))
   redis.call('ZREM', Z, sid)
+end
+
+-- The session to drop for owner to open one at the limit: the least recently
+-- used one of whoever holds the most, the opener counted with its new session
+-- and chosen on a tie (as memory-state.ts does).
+local function victim(owner)
+  local mine = tonumber(redis.call('ZSCORE', H, owner) or '0') + 1
+  local most = 0
+  local top = redis.call('ZREVRANGE', H, 0, 1, 'WITHSCORES')
+  for i = 1, #top, 2 do
+    if top[i] ~= owner and most == 0 then most = tonumber(top[i + 1]) end
+  end
+  local candidates = {owner}
+  if mine < most then candidates = redis.call('ZRANGEBYSCORE', H, most, most) end
+  local best, bestAt = false, false
+  for _, who in ipairs(candidates) do
+    local oldest = redis.call('ZRANGE', O(who), 0, 0, 'WITHSCORES')
+    if oldest[1] and (not bestAt or tonumber(oldest[2]) < bestAt) then
+      best, bestAt = oldest[1], tonumber(oldest[2])
+    end
+  end
+  if best then return best end
+  -- Nobody holds more than one (or sessions from before owners): the least recently used.
+  for _, id in ipairs(redis.call('ZRANGE', Z, 0, 1)) do
+    if id ~= 'default' then return id end
+  end
+  return false
 end
 
 -- Drops the sessions idle for ttl ms or more ('default' never); returns their ids.
@@ -150,7 +194,8 @@ return limit(ARGV[1] .. ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5]), 
 /**
  * A session, created from the seed when it does not exist (dropping the least
  * recently used one past the limit), marked used, and loaded.
- * ARGV: prefix, sid, realNow, ttl, max, startScenario, cachedKeyIndexVersion.
+ * ARGV: prefix, sid, realNow, ttl, max, startScenario, cachedKeyIndexVersion,
+ * owner ('' for the sandbox's own callers; decision 0026).
  * Returns {created, droppedIds, load} or {'limit'}.
  */
 export const OPEN_SCRIPT = `${COMMON}
@@ -163,20 +208,21 @@ if redis.call('EXISTS', S(sid, 'meta')) == 0 then
     local others = redis.call('ZCARD', Z)
     if redis.call('ZSCORE', Z, 'default') then others = others - 1 end
     if others + 1 >= max then
-      local victim = false
-      for _, id in ipairs(redis.call('ZRANGE', Z, 0, 1)) do
-        if id ~= 'default' and not victim then victim = id end
-      end
-      if not victim then return {'limit'} end
-      drop(victim)
-      dropped[#dropped + 1] = victim
+      local id = victim(ARGV[8])
+      if not id then return {'limit'} end
+      drop(id)
+      dropped[#dropped + 1] = id
     end
   end
   local v = redis.call('INCR', P .. 'ver')
   redis.call('HSET', S(sid, 'meta'), 'v', v, 'sticky', ARGV[6], 'frozen', '', 'epoch', v, 'pv', 0, 'jseq', 0, 'jcleared', 0)
+  if sid ~= 'default' then
+    redis.call('HSET', S(sid, 'meta'), 'owner', ARGV[8])
+    redis.call('ZINCRBY', H, 1, ARGV[8])
+  end
   created = 1
 end
-redis.call('ZADD', Z, now, sid)
+touch(sid, now)
 return {created, dropped, load(sid, ARGV[7])}
 `
 
@@ -198,7 +244,7 @@ if v ~= ARGV[3] or kv ~= ARGV[4] then return {'stale', load(sid, ARGV[4])} end
 local now = tonumber(ARGV[5])
 local dropped = {}
 if sid ~= 'default' then dropped = sweep(now, tonumber(ARGV[6])) end
-redis.call('ZADD', Z, now, sid)
+touch(sid, now)
 local r = limit(S(sid, 'rl'), ARGV[7], tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10]),
   ARGV[11] == '1', tonumber(ARGV[12]), tonumber(ARGV[13]), ARGV[14])
 local seq = redis.call('HINCRBY', meta, 'jseq', 1)

@@ -1,6 +1,6 @@
 import { defineConformanceSuite, type PartName } from './define-conformance-suite.js'
 import { defineSessionIsolationSuite } from './session-isolation.suite.js'
-import type { ConformanceTarget } from './target.js'
+import type { ConformanceControls, ConformanceTarget } from './target.js'
 
 /** The session the second pass of the suite runs in. */
 export const CONFORMANCE_SESSION = 'conformance-s1'
@@ -30,9 +30,35 @@ export const SESSION_PARTS: readonly PartName[] = [
  * defineSessionConformance(() => target)
  */
 export const defineSessionConformance = (getTarget: () => ConformanceTarget): void => {
-  defineConformanceSuite(() => getTarget().session(CONFORMANCE_SESSION), {
+  defineConformanceSuite(() => withDefaultFollowing(getTarget()), {
     title: `conformance in session ${CONFORMANCE_SESSION}`,
     parts: SESSION_PARTS,
   })
   defineSessionIsolationSuite(getTarget)
+}
+
+/**
+ * The target in `conformance-s1`, with `default` following its clock, scenario
+ * and resets: a request without a valid key is answered in `default`
+ * (decision 0026), so the suite's unauthenticated requests see what its
+ * controls set there too. Keys stay the session's own.
+ */
+const withDefaultFollowing = (target: ConformanceTarget): ConformanceTarget => {
+  const session = target.session(CONFORMANCE_SESSION)
+  const both =
+    <A extends unknown[]>(pick: (controls: ConformanceControls) => (...args: A) => Promise<void>) =>
+    async (...args: A): Promise<void> => {
+      await pick(session.controls)(...args)
+      await pick(target.controls)(...args)
+    }
+  return {
+    ...session,
+    controls: {
+      ...session.controls,
+      reset: both((c) => c.reset),
+      setClock: both((c) => c.setClock),
+      advanceClock: both((c) => c.advanceClock),
+      setScenario: both((c) => c.setScenario),
+    },
+  }
 }

@@ -319,7 +319,7 @@ export interface paths {
         };
         /**
          * The dashboard's event stream
-         * @description Server-Sent Events (`text/event-stream`), open until the client leaves. First a `snapshot` event (the body of `GET /__sandbox/quotas`) and a `backlog` event (the last 200 requests), then a `request` event for every request the API answers (method, path, status or `null` for no response, scenario, plan, session, request and response headers with secrets redacted, bodies capped at 8 KiB), a `snapshot` every second, and `change` events (`{"type": "reset"}`, `{"type": "keys"}`). The page reads it with fetch, so it can send the admin token as a header.
+         * @description Server-Sent Events (`text/event-stream`), open until the client leaves. First a `snapshot` event (the body of `GET /__sandbox/quotas`) and a `backlog` event (the last 200 requests), then a `request` event for every request the API answers (method, path, status or `null` for no response, scenario, plan, session, request and response headers with secrets redacted, bodies capped at 8 KiB), a `snapshot` every second, and `change` events (`{"type": "reset"}`, `{"type": "keys"}`). The page reads it with fetch, so it can send the admin token as a header. At most 100 streams are open at once (503 `stream_limit_reached` with `Retry-After` past it), and a reader that stops reading is disconnected once 1 MiB waits for it.
          */
         get: operations["streamDashboardEvents"];
         put?: never;
@@ -716,6 +716,18 @@ export interface components {
             /** @constant */
             status?: 501;
         };
+        ControlTooManyRequestsError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "rate_limit_exceeded";
+            /** @constant */
+            status?: 429;
+        };
+        StreamLimitReachedError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "stream_limit_reached";
+            /** @constant */
+            status?: 503;
+        };
         ControlInvalidParameterError: components["schemas"]["Error"] & {
             /** @enum {unknown} */
             code?: "invalid_parameter";
@@ -1048,6 +1060,26 @@ export interface components {
                 "application/json": components["schemas"]["IdSpaceExhaustedError"];
             };
         };
+        /** @description The server has an admin token and this address (per IPv4 address, per IPv6 /64) sent more than 10 wrong ones within a minute: every request from it is refused, with the right token too, until the minute is over. */
+        ControlTooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ControlTooManyRequestsError"];
+            };
+        };
+        /** @description 100 dashboard streams are open already (the server's cap): close a dashboard page or retry after `Retry-After` seconds. */
+        StreamLimitReached: {
+            headers: {
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StreamLimitReachedError"];
+            };
+        };
     };
     parameters: {
         /** @description Maximum number of pets returned: an integer from 1 to 100 in canonical decimal form. Anything else, or a repeated `limit`, is 400 `invalid_parameter`. With the `limitOutOfRange: "clamp"` setting (contract §16), an integer out of range is clamped to 1-100 and anything else means 20. */
@@ -1373,6 +1405,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["DocumentNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     resetSandbox: {
@@ -1405,6 +1438,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getScenario: {
@@ -1427,6 +1461,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     setScenario: {
@@ -1460,6 +1495,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getClock: {
@@ -1482,6 +1518,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     changeClock: {
@@ -1515,6 +1552,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listKeys: {
@@ -1537,6 +1575,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     createKey: {
@@ -1571,6 +1610,7 @@ export interface operations {
             405: components["responses"]["ControlMethodNotAllowed"];
             409: components["responses"]["KeyExists"];
             413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     revokeKey: {
@@ -1595,6 +1635,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listRequests: {
@@ -1617,6 +1658,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     clearRequests: {
@@ -1637,6 +1679,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     exportRequestsAsHar: {
@@ -1671,6 +1714,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     getDashboardAsset: {
@@ -1727,6 +1771,8 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+            503: components["responses"]["StreamLimitReached"];
         };
     };
     getQuotas: {
@@ -1749,6 +1795,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     listStoredPets: {
@@ -1790,6 +1837,7 @@ export interface operations {
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
     revokeKeyByRef: {
@@ -1814,6 +1862,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
         };
     };
 }
