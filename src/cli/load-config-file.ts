@@ -45,7 +45,7 @@ export const loadConfigFile = async (file: string): Promise<unknown> => {
       (name) =>
         name !== 'default' &&
         name !== 'module.exports' &&
-        (typeof settings !== 'object' || settings === null || !(name in settings)),
+        (typeof settings !== 'object' || settings === null || !Object.hasOwn(settings, name)),
     )
     if (settings === undefined || named.length > 0)
       throw new CliUsageError(

@@ -99,7 +99,7 @@ export const parseConfigFile = (value: unknown, file: string): ServeInput => {
   ]
   if (extname(file) === '.json' && typeof value === 'object' && value !== null)
     for (const name of ['handlers', 'scenarios'])
-      if (name in value)
+      if (Object.hasOwn(value, name))
         problems.push(
           `${name} need a .js or .mjs config file (functions cannot be written in JSON; run "petstore-sandbox init" for one)`,
         )

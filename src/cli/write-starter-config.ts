@@ -6,12 +6,12 @@ import { starterConfig } from './starter-config.js'
 /** Where `petstore-sandbox init` writes without a file name. */
 export const STARTER_CONFIG_FILE = 'petstore-sandbox.config.mjs'
 
-const KINDS: Readonly<Record<string, 'javascript' | 'typescript'>> = {
-  '.mjs': 'javascript',
-  '.js': 'javascript',
-  '.ts': 'typescript',
-  '.mts': 'typescript',
-}
+const KINDS: ReadonlyMap<string, 'javascript' | 'typescript'> = new Map([
+  ['.mjs', 'javascript'],
+  ['.js', 'javascript'],
+  ['.ts', 'typescript'],
+  ['.mts', 'typescript'],
+])
 
 /**
  * `petstore-sandbox init [FILE]`: writes the commented starter config, never
@@ -21,7 +21,7 @@ const KINDS: Readonly<Record<string, 'javascript' | 'typescript'>> = {
  * process.stdout.write(writeStarterConfig('petstore-sandbox.config.mjs'))
  */
 export const writeStarterConfig = (file: string): string => {
-  const kind = KINDS[extname(file)]
+  const kind = KINDS.get(extname(file))
   if (kind === undefined)
     throw new CliUsageError(
       `Failed to write ${file}: a config with handlers and scenarios is a module; name it .mjs or .js (or .ts/.mts where Node runs TypeScript).`,
