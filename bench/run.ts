@@ -51,6 +51,11 @@ const BENCHMARKS: ReadonlyArray<{
     load: () => import('./redis.js'),
   },
   {
+    key: 'redis-cluster',
+    name: 'Redis Cluster vs one Redis, per request',
+    load: () => import('./redis-cluster.js'),
+  },
+  {
     key: 'load',
     name: 'light to load: per test file, a 40-file suite, the browser bundle, 1,000,000 pets',
     load: () => import('./load.js'),

@@ -136,7 +136,9 @@ export const createKeyRegistry = (
     lookup,
     create(options) {
       const key = options.key ?? randomKey()
-      if (lookup(key) !== undefined || index.has(key))
+      // A base key's text never becomes a run-time key, even where it is revoked:
+      // bound to one session, it would draw every caller of that key there.
+      if (lookup(key) !== undefined || base.has(key) || index.has(key))
         throw new KeyExistsError(
           `Failed to create key "${key}": it exists already. Revoke it first or choose another.`,
         )

@@ -115,6 +115,7 @@ try {
     ...(settings.store === undefined
       ? {}
       : { store: { url: settings.store, prefix: settings.storePrefix } }),
+    instance: settings.instance,
     dataFile,
     adminToken,
     allowedHosts: settings.allowedHosts,

@@ -51,6 +51,8 @@ Options:
       --store URL        keep the state in Redis, shared by every instance started with it
                          (env PETSTORE_SANDBOX_STORE; e.g. redis://127.0.0.1:6379/0)
       --store-prefix P   prefix of the Redis keys (default "petstore-sandbox:")
+      --instance NAME    this instance's name in the journal and the dashboard's feed
+                         (default with --store: host:pid)
 
 Fidelity (contract §16; \`petstore-sandbox verify --emit-config\` writes them for a deployment):
       --limit-out-of-range reject|clamp          limit outside 1-100: 400 (default) or clamped

@@ -51,6 +51,7 @@ const OPTIONS = {
   'max-sessions': { type: 'string' },
   store: { type: 'string' },
   'store-prefix': { type: 'string' },
+  instance: { type: 'string' },
   'limit-out-of-range': { type: 'string' },
   'unknown-status-filter': { type: 'string' },
   'default-status': { type: 'string' },
@@ -165,6 +166,7 @@ export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand
     maxSessions: readInteger(pick('max-sessions', values['max-sessions'], env), s.maxSessions),
     store: readText(pick('store', values.store, env), s.store),
     storePrefix: readText(pick('store-prefix', values['store-prefix'], env), s.storePrefix),
+    instance: readText(pick('instance', values.instance, env), s.instance),
     quiet: readBoolean(values.quiet === true, env, envNameOf('quiet')),
     keys: readKeys(values.key, env),
     limitOutOfRange: readText(

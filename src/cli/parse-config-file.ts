@@ -30,6 +30,7 @@ export const CONFIG_FILE_SCHEMA = z.strictObject({
   maxSessions: s.maxSessions.optional(),
   store: s.store.optional(),
   storePrefix: s.storePrefix.optional(),
+  instance: s.instance.optional(),
   rateLimit: s.rateLimit.optional(),
   flaky: s.flaky.optional(),
   journalSize: s.journalSize.optional(),

@@ -27,6 +27,8 @@ export interface ServeSettings extends Partial<FidelitySettings> {
   store: string | undefined
   /** Prefix of the Redis keys. */
   storePrefix: string | undefined
+  /** The name journal entries give this instance (default on a store: host:pid). */
+  instance: string | undefined
   quiet: boolean
   /** Keys next to the demo keys, by name. */
   keys: Map<string, KeyOption>
@@ -91,6 +93,7 @@ const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
     maxSessions: first('maxSessions'),
     store: first('store'),
     storePrefix: first('storePrefix'),
+    instance: first('instance'),
     quiet: first('quiet') ?? false,
     keys,
     rateLimit: first('rateLimit'),

@@ -112,10 +112,14 @@ export const SETTING_SCHEMAS = {
   maxSessions: wholeNumber(1, 1_000_000),
   store: z
     .string({ error: 'must be a string' })
-    .regex(/^rediss?:\/\/[^/?#\s]+(\/[0-9]{1,2})?\/?$/, {
-      error: 'is not a Redis URL such as redis://127.0.0.1:6379/0',
+    .regex(/^(rediss?:\/\/[^/?#\s]+(\/[0-9]{1,2})?|rediss?\+cluster:\/\/[^/?#\s]+)\/?$/, {
+      error:
+        'is not a Redis URL such as redis://127.0.0.1:6379/0 (or redis+cluster://HOST:PORT,HOST:PORT for a cluster)',
     }),
   storePrefix: text,
+  instance: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9._:@-]{1,64}$/, {
+    error: 'must be 1-64 characters of A-Z a-z 0-9 . _ : @ -',
+  }),
   // The fidelity settings of contract §16 (the sandbox checks them again, with its own messages).
   limitOutOfRange: choice(FIDELITY_CHOICES.limitOutOfRange),
   unknownStatusFilter: choice(FIDELITY_CHOICES.unknownStatusFilter),

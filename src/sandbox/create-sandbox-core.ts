@@ -4,7 +4,6 @@ import type { PetStore } from '../db/pet-store.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import { type Answer, type HandleOptions, handleRequest } from '../pipeline/handle-request.js'
 import type { PipelineContext } from '../pipeline/pipeline-context.js'
-import type { RateLimiter } from '../rate-limit/rate-limiter.js'
 import { builtInScenarios } from '../scenarios/built-in-scenarios.js'
 import { createScenarioRegistry, type ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { Listener } from '../state/emitter.js'
@@ -84,8 +83,6 @@ export interface SandboxCore<S extends string = never> extends SessionControls<S
   disconnect(): Promise<void>
   /** The controls of one session, created on first use (the same controls as the sandbox's own). */
   session(id: string): SessionControls<S>
-  /** @internal The rate limiter of a live session, for the dashboard's read-only gauges (`snapshot`). */
-  limiterOf(id: string): RateLimiter | undefined
   readonly sessions: {
     /** Every live session, `default` first. */
     list(): SessionInfo[]
@@ -152,7 +149,21 @@ export const createSandboxCore = <const S extends string = never>(
       ? createMemoryState({ ...stateOptions, limiter: options.limiter })
       : undefined
   const state: SandboxState = shared ?? (memory as NonNullable<typeof memory>)
-  const ctx: PipelineContext = { settings, origin, scenarios, state, onError }
+  if (
+    options.instance !== undefined &&
+    (typeof options.instance !== 'string' || !/^[A-Za-z0-9._:@-]{1,64}$/.test(options.instance))
+  )
+    throw new TypeError(
+      `Failed to create the sandbox: instance "${String(options.instance)}" must be 1-64 characters of A-Z a-z 0-9 . _ : @ -.`,
+    )
+  const ctx: PipelineContext = {
+    settings,
+    origin,
+    scenarios,
+    state,
+    onError,
+    instance: options.instance,
+  }
 
   // Untyped names inside: the controls check every name against the registry at run time.
   const controlsOf = (id: string): SessionControls<string> =>
@@ -188,7 +199,6 @@ export const createSandboxCore = <const S extends string = never>(
     handle: async (request: HandleInput, handleOptions?: HandleOptions) =>
       (await answer(request, handleOptions))?.response ?? null,
     events: { on: state.events.on },
-    limiterOf: (id: string) => memory?.peekSession(id)?.limiter,
     state,
     scenarios,
     disconnect: async () => {

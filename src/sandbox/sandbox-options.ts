@@ -81,6 +81,12 @@ export interface SandboxOptions<S extends string = never> extends Partial<Fideli
    * synchronous controls then throw; use the control API or `sandbox.state`.
    */
   store?: StoreOption
+  /**
+   * The name journal entries give the instance that answered (`instance`),
+   * when several share a store. The standalone server's default on a store:
+   * `<host name>:<process id>`; none otherwise.
+   */
+  instance?: string
 }
 
 /**
@@ -106,6 +112,7 @@ export const SANDBOX_OPTION_NAMES = [
   'sessionTtlMs',
   'maxSessions',
   'store',
+  'instance',
   ...FIDELITY_SETTING_NAMES,
 ] as const satisfies readonly (keyof SandboxOptions)[]
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { hostname } from 'node:os'
 import type { Duplex } from 'node:stream'
 import { checkOwnHandlers } from '../handlers/check-own-handlers.js'
 import { ApiError } from '../http/api-error.js'
@@ -81,7 +82,15 @@ export const createSandboxServer = <const S extends string = never>(
       'Failed to create the server: a data file and a shared store cannot be combined; the store (Redis) keeps the pets. Drop --data or --store.',
     )
   const handlers = checkOwnHandlers(givenHandlers, 'create the server')
-  const sandbox = createSandboxCore(sandboxOptions)
+  // Several instances on one store: each names itself in the journal entries it writes.
+  const sandbox = createSandboxCore({
+    ...sandboxOptions,
+    instance:
+      sandboxOptions.instance ??
+      (sandboxOptions.store === undefined
+        ? undefined
+        : `${hostname()}:${process.pid}`.replace(/[^A-Za-z0-9._:@-]/g, '-').slice(-64)),
+  })
   // One count of wrong admin tokens for the control API and the dashboard (issue 24).
   const access = createControlAccess({ adminToken, now: sandboxOptions.now })
   const dashboard = createDashboard({ sandbox, access })
@@ -141,7 +150,7 @@ export const createSandboxServer = <const S extends string = never>(
         })
         return
       }
-      if (handleDashboardRequest(dashboard, req, res)) return
+      if (await handleDashboardRequest(dashboard, req, res)) return
       await handleControlRequest(control, req, res)
       return
     }

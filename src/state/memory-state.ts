@@ -12,7 +12,11 @@ import { createJournal, type JournalEntry, type SessionJournal } from '../journa
 import { createJournalBudget, type JournalBudget } from '../journal/journal-budget.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
-import { createRateLimiter, type RateLimiter } from '../rate-limit/rate-limiter.js'
+import {
+  type BucketSnapshot,
+  createRateLimiter,
+  type RateLimiter,
+} from '../rate-limit/rate-limiter.js'
 import { createEmitter } from './emitter.js'
 import type { SandboxEvents } from './sandbox-events.js'
 import {
@@ -34,6 +38,7 @@ export interface MemorySessionState extends SessionState {
   readonly pets: PetStore
   now(): number
   lookupKey(key: string): ApiKeyInfo | undefined
+  quotas(now: number): BucketSnapshot[]
   sticky(): string
   setSticky(name: string): void
   clock(): { now: number; frozen: boolean }
@@ -179,6 +184,7 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
       lookupKey: (key) => keys.lookup(key),
       take: (request) => limiter.take(request),
       peek: (request) => limiter.peek(request),
+      quotas: (now) => limiter.snapshot(now),
       sticky: () => sticky,
       setSticky(name) {
         sticky = name

@@ -2,7 +2,7 @@ import type { ApiKeyInfo, CreateKeyOptions } from '../auth/key-registry.js'
 import type { PlanLimits } from '../contract/plans.js'
 import type { PetRecords } from '../db/pet-records.js'
 import type { JournalCapture, JournalEntry, JournalRecord } from '../journal/journal.js'
-import type { RateLimitDecision, TakeRequest } from '../rate-limit/rate-limiter.js'
+import type { BucketSnapshot, RateLimitDecision, TakeRequest } from '../rate-limit/rate-limiter.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { Emitter } from './emitter.js'
 import type { SandboxEvents } from './sandbox-events.js'
@@ -29,6 +29,8 @@ export interface SessionState {
   lookupKey(key: string): Awaitable<ApiKeyInfo | undefined>
   /** Counts a request against a bucket of this session (exact under concurrency). */
   take(request: TakeRequest): Awaitable<RateLimitDecision>
+  /** The key buckets as of `now`, without counting or changing anything (the dashboard's gauges). */
+  quotas(now: number): Awaitable<BucketSnapshot[]>
   /** A bucket's headers without counting (OPTIONS answers). */
   peek(request: {
     bucket: string

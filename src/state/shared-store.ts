@@ -8,10 +8,21 @@ import type { SandboxState } from './sandbox-state.js'
 
 /**
  * The `store` option: where a sandbox keeps its sessions when not in this
- * process. A Redis URL (`redis://HOST:PORT/DB`, `rediss://` for TLS), or the
- * URL with a key prefix, so that several sandboxes share one Redis.
+ * process. A Redis URL (`redis://HOST:PORT/DB`, `rediss://` for TLS), a Redis
+ * Cluster (`redis+cluster://HOST:PORT[,HOST:PORT…]`, `rediss+cluster://`), or
+ * the URL with a key prefix, so that several sandboxes share one Redis.
  */
-export type StoreOption = string | { url: string; prefix?: string }
+export type StoreOption =
+  | string
+  | {
+      url: string
+      prefix?: string
+      /**
+       * Longest wait for one Redis command, in ms (default 1,000): a request
+       * waits at most this long for Redis before it is answered 503.
+       */
+      timeoutMs?: number
+    }
 
 /** A state kept outside the process: ready once connected, closed to disconnect. */
 export interface SharedState extends SandboxState {
@@ -50,31 +61,44 @@ export interface SharedStateOptions {
  * Checks a `store` option; throws a TypeError naming what is wrong.
  *
  * @example
- * parseStoreOption('redis://127.0.0.1:6379/0') // { url: 'redis://127.0.0.1:6379/0', prefix: undefined }
+ * parseStoreOption('redis://127.0.0.1:6379/0') // { url: 'redis://127.0.0.1:6379/0', prefix: undefined, timeoutMs: undefined }
  */
 export const parseStoreOption = (
   store: StoreOption,
-): { url: string; prefix: string | undefined } => {
-  const { url, prefix } = typeof store === 'string' ? { url: store, prefix: undefined } : store
-  let parsed: URL | undefined
-  try {
-    parsed = new URL(url)
-  } catch {
-    parsed = undefined
-  }
-  if (parsed === undefined || !/^rediss?:$/.test(parsed.protocol) || parsed.hostname === '') {
-    throw new TypeError(
-      `Failed to create the sandbox: store "${String(url)}" is not a Redis URL. Use redis://HOST:PORT/DB, e.g. redis://127.0.0.1:6379/0.`,
+): { url: string; prefix: string | undefined; timeoutMs: number | undefined } => {
+  const { url, prefix, timeoutMs } =
+    typeof store === 'string' ? { url: store, prefix: undefined, timeoutMs: undefined } : store
+  if (typeof url === 'string' && /^rediss?\+cluster:/.test(url)) {
+    // A Redis Cluster: one or more of its nodes, host:port, comma-separated (no database).
+    if (
+      !/^rediss?\+cluster:\/\/(?:[^@/]*@)?[^/?#@,\s]+:[0-9]{1,5}(?:,[^/?#@,\s]+:[0-9]{1,5})*\/?$/.test(
+        url,
+      )
     )
-  }
-  if (
-    parsed.pathname !== '' &&
-    parsed.pathname !== '/' &&
-    !/^\/[0-9]{1,2}$/.test(parsed.pathname)
-  ) {
-    throw new TypeError(
-      `Failed to create the sandbox: the database in store "${url}" must be a number (redis://HOST:PORT/0).`,
-    )
+      throw new TypeError(
+        `Failed to create the sandbox: store "${url.replace(/\/\/[^@/]*@/, '//***@')}" is not a Redis Cluster URL. Use redis+cluster://HOST:PORT[,HOST:PORT…], e.g. redis+cluster://127.0.0.1:7000,127.0.0.1:7001.`,
+      )
+  } else {
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(url)
+    } catch {
+      parsed = undefined
+    }
+    if (parsed === undefined || !/^rediss?:$/.test(parsed.protocol) || parsed.hostname === '') {
+      throw new TypeError(
+        `Failed to create the sandbox: store "${String(url)}" is not a Redis URL. Use redis://HOST:PORT/DB, e.g. redis://127.0.0.1:6379/0, or redis+cluster://HOST:PORT[,HOST:PORT…] for a Redis Cluster.`,
+      )
+    }
+    if (
+      parsed.pathname !== '' &&
+      parsed.pathname !== '/' &&
+      !/^\/[0-9]{1,2}$/.test(parsed.pathname)
+    ) {
+      throw new TypeError(
+        `Failed to create the sandbox: the database in store "${url}" must be a number (redis://HOST:PORT/0).`,
+      )
+    }
   }
   if (
     prefix !== undefined &&
@@ -84,7 +108,15 @@ export const parseStoreOption = (
       `Failed to create the sandbox: store prefix "${String(prefix)}" must be 1-64 characters of A-Z a-z 0-9 . _ : -.`,
     )
   }
-  return { url, prefix }
+  if (
+    timeoutMs !== undefined &&
+    !(Number.isInteger(timeoutMs) && timeoutMs >= 10 && timeoutMs <= 60_000)
+  ) {
+    throw new TypeError(
+      `Failed to create the sandbox: store timeoutMs ${String(timeoutMs)} must be a whole number of ms from 10 to 60000.`,
+    )
+  }
+  return { url, prefix, timeoutMs }
 }
 
 /** @internal The Redis state's module: kept out of the published declarations. */
@@ -121,7 +153,7 @@ const unavailable = (): ApiError =>
  * await state.ready
  */
 export const openSharedState = (store: StoreOption, options: SharedStateOptions): SharedState => {
-  const { url, prefix } = parseStoreOption(store)
+  const { url, prefix, timeoutMs } = parseStoreOption(store)
   const events: Emitter<SandboxEvents> = createEmitter<SandboxEvents>()
   let real: (SandboxState & Pick<SharedState, 'peek'>) | undefined
   let close: () => Promise<void> = async () => {}
@@ -130,7 +162,13 @@ export const openSharedState = (store: StoreOption, options: SharedStateOptions)
       'Failed to create the sandbox: the store option needs Node and the server module. Import createSandboxServer from "petstore-sandbox/server" (it opens Redis stores), or run the CLI with --store.',
     )
   const loading = opener().then(async ({ createRedisState }) => {
-    const state = await createRedisState({ ...options, url, prefix, events })
+    const state = await createRedisState({
+      ...options,
+      url,
+      prefix,
+      events,
+      commandTimeoutMs: timeoutMs,
+    })
     real = state
     close = () => state.close()
   })

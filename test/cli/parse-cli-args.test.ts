@@ -336,6 +336,30 @@ describe('--store (Redis) in the settings', () => {
   })
 })
 
+describe('--store for a Redis Cluster, and --instance', () => {
+  it('reads a cluster URL and an instance name from the flags, the variables or the config file', () => {
+    expect(
+      settingsOf(['--store', 'redis+cluster://10.0.0.1:7000,10.0.0.2:7000', '--instance', 'web-1']),
+    ).toEqual({ store: 'redis+cluster://10.0.0.1:7000,10.0.0.2:7000', instance: 'web-1' })
+    expect(
+      settingsOf([], {
+        PETSTORE_SANDBOX_STORE: 'rediss+cluster://cache:7000',
+        PETSTORE_SANDBOX_INSTANCE: 'host.example:42',
+      }),
+    ).toEqual({ store: 'rediss+cluster://cache:7000', instance: 'host.example:42' })
+    expect(parseConfigFile({ store: 'redis+cluster://r:7000', instance: 'b' }, 'x.json')).toEqual({
+      store: 'redis+cluster://r:7000',
+      instance: 'b',
+    })
+  })
+
+  it.each([['a b'], ['x'.repeat(65)], ['naïve']])('refuses the instance name %j', (name) => {
+    expect(messageOf(() => parseCliArgs(['--instance', name]))).toContain(
+      'must be 1-64 characters of A-Z a-z 0-9 . _ : @ -',
+    )
+  })
+})
+
 describe('cliHelp', () => {
   it('lists every scenario of the registry with its description', () => {
     const help = cliHelp(BUILT_IN_SCENARIOS)

@@ -1,6 +1,7 @@
 import type { Page } from 'playwright-core'
 import { describe, expect, it } from 'vitest'
 import { createSandbox, createSandboxCore } from '../../src/index.js'
+import { createRateLimiter } from '../../src/rate-limit/rate-limiter.js'
 import { setupSandbox } from '../../src/runtimes/node.js'
 import { installSandbox } from '../../src/runtimes/playwright.js'
 import { createSandboxServer } from '../../src/server/index.js'
@@ -49,7 +50,7 @@ describe('"Known options" of each entry', () => {
   })
 
   it('still takes the internal limiter without listing it', () => {
-    const limiter = createSandboxCore().limiterOf('default')
+    const limiter = createRateLimiter()
     expect(() => createSandboxServer({ limiter } as never)).not.toThrow()
   })
 })

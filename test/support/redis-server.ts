@@ -10,15 +10,20 @@ export interface TestRedis {
   readonly url: string
   readonly port: number
   readonly dir: string
-  /** Stops the server (SIGTERM; with persistence on, it writes its AOF first). */
-  stop(): Promise<void>
+  /** Stops the server (SIGTERM: with persistence on, it writes its AOF first; SIGKILL: a crash). */
+  stop(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>
   /** Starts it again on the same port and directory (after `stop`). */
   start(): Promise<void>
+  /** Pauses the process (SIGSTOP): it holds its connections and answers nothing. */
+  pause(): void
+  /** Resumes it after `pause` (SIGCONT). */
+  resume(): void
   /** Stops it and removes its directory. */
   dispose(): Promise<void>
 }
 
-const freePort = (): Promise<number> =>
+/** A port no one listens on now (the OS's choice). */
+export const freePort = (): Promise<number> =>
   new Promise((resolve, reject) => {
     const server = createServer()
     server.once('error', reject)
@@ -40,7 +45,11 @@ const freePort = (): Promise<number> =>
  * afterAll(() => redis.dispose())
  */
 export const startTestRedis = async (
-  options: { persistence?: boolean } = {},
+  options: {
+    persistence?: boolean
+    /** More `redis-server` arguments (a cluster node's, say). */
+    args?: readonly string[]
+  } = {},
 ): Promise<TestRedis> => {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-redis-'))
   const port = await freePort()
@@ -60,6 +69,7 @@ export const startTestRedis = async (
     ...(options.persistence === true
       ? ['--appendonly', 'yes', '--appendfsync', 'always']
       : ['--appendonly', 'no']),
+    ...(options.args ?? []),
   ]
   let child: ChildProcess | undefined
   const start = async (): Promise<void> => {
@@ -88,12 +98,14 @@ export const startTestRedis = async (
       })
     })
   }
-  const stop = async (): Promise<void> => {
+  const stop = async (signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> => {
     const proc = child
     child = undefined
     if (proc === undefined || proc.exitCode !== null) return
+    // A paused process would not act on SIGTERM.
+    proc.kill('SIGCONT')
     const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
-    proc.kill('SIGTERM')
+    proc.kill(signal)
     const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000)
     await exited
     clearTimeout(timer)
@@ -105,6 +117,8 @@ export const startTestRedis = async (
     dir,
     stop,
     start,
+    pause: () => child?.kill('SIGSTOP'),
+    resume: () => child?.kill('SIGCONT'),
     async dispose() {
       await stop()
       await rm(dir, { recursive: true, force: true })

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import type { ControlAccess } from '../control/create-control-access.js'
@@ -31,10 +31,14 @@ export interface Dashboard {
   backlog(): Promise<FeedEntry[]>
   /** Counts an answer for the chart (the server calls it; no work per request beyond a counter). */
   count(status: number | null): void
-  /** Quotas, clock and scenario of a session (default: `default`), and the chart. */
-  snapshot(session?: string): DashboardSnapshot
-  /** The key a gauge's `ref` names in a session (default: `default`), or undefined. */
-  resolveRef(ref: string, session?: string): string | undefined
+  /**
+   * Quotas, clock and scenario of a session (default: `default`), and the
+   * chart, read through the state seam: the same on a shared store (Redis)
+   * as in memory, whichever instance serves the page.
+   */
+  snapshot(session?: string): Promise<DashboardSnapshot>
+  /** Revokes the key a gauge's `ref` names in a session; false when none matches. */
+  revokeByRef(ref: string, session: string): Promise<boolean>
   /** Opens the event stream of a page watching `session`. */
   openStream(res: ServerResponse, session: string): Promise<void>
   /** Pushes an event to every open page (e.g. `change` after a control call). */
@@ -62,9 +66,11 @@ export const createDashboard = (input: {
   const { sandbox } = input
   const realNow = input.now ?? (() => Date.now())
   const series = createRateSeries({ seconds: 300, now: realNow })
-  const salt = randomBytes(16)
+  // The same on every instance (no per-process salt): a page served by one
+  // instance may send its revoke to another behind a load balancer. 80 bits of
+  // a hash of the bucket: a generated key (128 random bits) cannot be guessed back.
   const refOf = (bucket: string): string =>
-    createHash('sha256').update(salt).update(bucket).digest('hex').slice(0, 20)
+    createHash('sha256').update(bucket).digest('hex').slice(0, 20)
   let assets = new Map<string, DashboardAsset>()
   let ticker: ReturnType<typeof setInterval> | undefined
   let feedTimer: ReturnType<typeof setInterval> | undefined
@@ -91,29 +97,37 @@ export const createDashboard = (input: {
     }
   }
 
-  const snapshot = (session: string = sandbox.id): DashboardSnapshot => {
-    const controls = session === sandbox.id ? sandbox : sandbox.session(session)
-    const now = controls.clock.now()
+  const snapshot = async (session: string = sandbox.id): Promise<DashboardSnapshot> => {
+    const state = await sandbox.state.session(session)
+    const { now, frozen } = await state.clock()
+    const [scenario, keys, buckets] = await Promise.all([
+      state.sticky(),
+      state.listKeys(),
+      state.quotas(now),
+    ])
     return {
       basePath: sandbox.basePath,
       now,
-      frozen: controls.clock.frozen,
-      scenario: controls.scenario.get(),
-      ...snapshotQuotas({
-        buckets: sandbox.limiterOf(session)?.snapshot(now) ?? [],
-        keys: controls.keys.list(),
-        now,
-        refOf,
-        maxAnonymous: 20,
-      }),
+      frozen,
+      scenario,
+      ...snapshotQuotas({ buckets, keys, now, refOf, maxAnonymous: 20 }),
       series: series.read(),
     }
+  }
+  /** Pushes a fresh snapshot to the pages watching `session` (a failed read, e.g. Redis away, skips one push). */
+  const push = (session: string): void => {
+    snapshot(session).then(
+      (data) => stream.publish('snapshot', data, session),
+      () => {},
+    )
   }
 
   const stream = createEventStream({
     onChange(size) {
       if (size > 0 && ticker === undefined) {
-        ticker = setInterval(() => stream.publishPerSession('snapshot', snapshot), TICK_MS)
+        ticker = setInterval(() => {
+          for (const session of stream.sessions()) push(session)
+        }, TICK_MS)
         ticker.unref()
         feedTimer = setInterval(() => void pollFeed(), FEED_MS)
         feedTimer.unref()
@@ -130,12 +144,12 @@ export const createDashboard = (input: {
   // Quotas, clock and scenario of the session each page watches; the log is polled (above).
   sandbox.events.on('reset', ({ session }) => {
     stream.publish('change', { type: 'reset', session })
-    stream.publish('snapshot', snapshot(session), session)
+    push(session)
   })
   for (const type of ['keys', 'scenario', 'clock'] as const) {
     sandbox.events.on(type, ({ session }) => {
       stream.publish('change', { type, session })
-      stream.publish('snapshot', snapshot(session), session)
+      push(session)
     })
   }
 
@@ -151,19 +165,22 @@ export const createDashboard = (input: {
     backlog: async () => (await readRecent(undefined, BACKLOG)).entries,
     count: (status) => series.count(statusClass(status)),
     snapshot,
-    resolveRef(ref, session = sandbox.id) {
-      const controls = session === sandbox.id ? sandbox : sandbox.session(session)
-      for (const key of controls.keys.list()) if (refOf(`key:${key.key}`) === ref) return key.key
-      return undefined
+    async revokeByRef(ref, session) {
+      const state = await sandbox.state.session(session)
+      const key = (await state.listKeys()).find((k) => refOf(`key:${k.key}`) === ref)?.key
+      return key !== undefined && (await state.revokeKey(key))
     },
     async openStream(res, session) {
-      const recent = await readRecent(undefined, BACKLOG).catch(() => undefined)
+      const [first, recent] = await Promise.all([
+        snapshot(session),
+        readRecent(undefined, BACKLOG).catch(() => undefined),
+      ])
       // The page dedupes by session and seq, so a batch overlapping its backlog is harmless.
       cursor ??= recent?.cursor
       stream.open(
         res,
         [
-          { event: 'snapshot', data: snapshot(session) },
+          { event: 'snapshot', data: first },
           { event: 'backlog', data: recent?.entries ?? [] },
         ],
         session,

@@ -20,8 +20,8 @@ export interface EventStream {
   ): void
   /** Sends one event to every open client (or to those watching `only`). */
   publish(event: string, data: unknown, only?: string): void
-  /** Sends each client an event made for the session it watches. */
-  publishPerSession(event: string, data: (session: string) => unknown): void
+  /** The sessions the open pages watch, each once. */
+  sessions(): string[]
   readonly size: number
   /** Ends every stream (server shutdown). */
   close(): void
@@ -95,17 +95,7 @@ export const createEventStream = (options: {
       for (const [res, session] of [...clients])
         if (only === undefined || only === session) write(res, text)
     },
-    publishPerSession(event, data) {
-      const texts = new Map<string, string>()
-      for (const [res, session] of [...clients]) {
-        let text = texts.get(session)
-        if (text === undefined) {
-          text = frame(event, data(session))
-          texts.set(session, text)
-        }
-        write(res, text)
-      }
-    },
+    sessions: () => [...new Set(clients.values())],
     get size() {
       return clients.size
     },

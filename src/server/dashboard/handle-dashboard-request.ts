@@ -15,7 +15,9 @@ type Route = (
   dashboard: Dashboard,
   req: IncomingMessage,
   res: ServerResponse,
-) => SandboxResponse | 'streamed'
+) => SandboxResponse | 'streamed' | Promise<SandboxResponse | 'streamed'>
+
+const DEFAULT_SCENARIO = 'default'
 
 const isPetStatus = (value: string): value is PetStatus =>
   (PET_STATUSES as readonly string[]).includes(value)
@@ -57,11 +59,9 @@ const watchedSession = (req: IncomingMessage): string =>
     req.headers as Record<string, string | undefined>,
   ) ?? DEFAULT_SESSION
 
-const pets = (dashboard: Dashboard, req: IncomingMessage): SandboxResponse => {
+/** The session's own pets (its default store), read through the state seam: fresh on a shared store too. */
+const pets = async (dashboard: Dashboard, req: IncomingMessage): Promise<SandboxResponse> => {
   const query = new URL(req.url ?? '/', 'http://x').searchParams
-  const session = watchedSession(req)
-  const controls =
-    session === DEFAULT_SESSION ? dashboard.sandbox : dashboard.sandbox.session(session)
   const status = query.get('status')
   if (status !== null && !isPetStatus(status)) {
     throw new ApiError('invalid_parameter', `status must be one of ${PET_STATUSES.join(', ')}.`, {
@@ -70,7 +70,10 @@ const pets = (dashboard: Dashboard, req: IncomingMessage): SandboxResponse => {
   }
   const limit = wholeNumber(query.get('limit'), 'limit', 1, 100) ?? 10
   const afterId = wholeNumber(query.get('after'), 'after', 0, Number.MAX_SAFE_INTEGER)
-  const found = controls.db.pets.list({ status: status ?? undefined, afterId, limit })
+  const { sandbox } = dashboard
+  const session = await sandbox.state.session(watchedSession(req))
+  const store = await session.store(sandbox.scenarios.require(DEFAULT_SCENARIO))
+  const found = await store.list({ status: status ?? undefined, afterId, limit })
   return jsonResponse(200, {
     pets: found.pets,
     total: found.total,
@@ -90,9 +93,9 @@ const ROUTES = new Map<string, { auth: boolean; methods: Map<string, Route> }>([
       methods: new Map([
         [
           'GET',
-          (d, req, res) => {
-            void d.openStream(res, watchedSession(req))
-            return 'streamed'
+          async (d, req, res) => {
+            await d.openStream(res, watchedSession(req))
+            return 'streamed' as const
           },
         ],
       ]),
@@ -102,7 +105,9 @@ const ROUTES = new Map<string, { auth: boolean; methods: Map<string, Route> }>([
     '/quotas',
     {
       auth: true,
-      methods: new Map([['GET', (d, req) => jsonResponse(200, d.snapshot(watchedSession(req)))]]),
+      methods: new Map<string, Route>([
+        ['GET', async (d, req) => jsonResponse(200, await d.snapshot(watchedSession(req)))],
+      ]),
     },
   ],
   ['/pets', { auth: true, methods: new Map([['GET', pets]]) }],
@@ -121,27 +126,23 @@ const asset = (dashboard: Dashboard, name: string): SandboxResponse | undefined 
   }
 }
 
-const revokeByRef = (dashboard: Dashboard, ref: string, session: string): SandboxResponse => {
-  const controls =
-    session === DEFAULT_SESSION ? dashboard.sandbox : dashboard.sandbox.session(session)
-  const key = dashboard.resolveRef(ref, session)
-  let revoked = false
-  try {
-    revoked = key !== undefined && controls.keys.revoke(key)
-  } catch (error) {
-    // A shared (Redis) store has no synchronous controls: say what works instead of a 500.
-    if (!(error instanceof TypeError)) throw error
-    throw new ApiError(
-      'not_implemented',
-      'On a shared store the dashboard cannot revoke by reference: use DELETE /__sandbox/keys/{key}.',
-    )
-  }
-  if (!revoked) throw new ApiError('key_not_found', 'No API key matches this reference.')
+const revokeByRef = async (
+  dashboard: Dashboard,
+  ref: string,
+  session: string,
+): Promise<SandboxResponse> => {
+  if (!(await dashboard.revokeByRef(ref, session)))
+    throw new ApiError('key_not_found', 'No API key matches this reference.')
   dashboard.publish('change', { type: 'keys' })
   return { status: 204, headers: {}, body: null }
 }
 
-const answer = (dashboard: Dashboard, req: IncomingMessage, res: ServerResponse, path: string) => {
+const answer = async (
+  dashboard: Dashboard,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<SandboxResponse | 'streamed' | undefined> => {
   const method = req.method === 'HEAD' ? 'GET' : (req.method ?? 'GET')
   if (path.startsWith('/assets/')) {
     if (method !== 'GET')
@@ -192,19 +193,19 @@ const answer = (dashboard: Dashboard, req: IncomingMessage, res: ServerResponse,
  * control API answers.
  *
  * @example
- * if (isUnder(target, CONTROL_PREFIX) && handleDashboardRequest(dashboard, req, res)) return
+ * if (isUnder(target, CONTROL_PREFIX) && (await handleDashboardRequest(dashboard, req, res))) return
  */
-export const handleDashboardRequest = (
+export const handleDashboardRequest = async (
   dashboard: Dashboard,
   req: IncomingMessage,
   res: ServerResponse,
-): boolean => {
+): Promise<boolean> => {
   const target = req.url ?? '/'
   const query = target.indexOf('?')
   const path = (query === -1 ? target : target.slice(0, query)).slice(PREFIX.length)
   let response: SandboxResponse | 'streamed' | undefined
   try {
-    response = answer(dashboard, req, res, path)
+    response = await answer(dashboard, req, res, path)
   } catch (error) {
     if (!(error instanceof ApiError)) throw error
     response = error.toResponse()

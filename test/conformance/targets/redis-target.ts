@@ -54,8 +54,9 @@ export const createMultiInstanceTarget = (
   count: number,
   options: SandboxServerOptions,
 ): MultiInstanceTarget => {
-  const apps = Array.from({ length: count }, () =>
-    createSandboxServer({ maxHoldMs: 2_000, ...options }),
+  // Each names itself in the journal (they share one process, so host:pid would not tell them apart).
+  const apps = Array.from({ length: count }, (_, i) =>
+    createSandboxServer({ maxHoldMs: 2_000, instance: `instance-${i}`, ...options }),
   )
   const origins: string[] = []
   let turn = 0

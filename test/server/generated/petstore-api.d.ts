@@ -616,6 +616,8 @@ export interface components {
             time: string;
             /** @description The session that answered (`default` unless the request chose another). */
             session: string;
+            /** @description The instance that answered, when several share a store (`--instance`; the standalone server's default on a store is `<host name>:<process id>`); absent otherwise. Every instance's journal and dashboard show the requests the others answered. */
+            instance?: string;
             method: string;
             /** @description The absolute request URL; query parameters named like a key or token are redacted. */
             url: string;

@@ -110,6 +110,31 @@ describe('Redis unreachable at start', () => {
     )
   })
 
+  it.each([0, 9, 60_001, 1.5, Number.NaN])('refuses a store timeoutMs of %s', (timeoutMs) => {
+    expect(() => createSandboxServer({ store: { url: redis.url, timeoutMs } })).toThrow(
+      /store timeoutMs .* must be a whole number of ms from 10 to 60000/,
+    )
+  })
+
+  it('rejects listen() with a clear message for a Redis Cluster none of whose nodes answers', async () => {
+    const port = redis.port + 1
+    const app = createSandboxServer({
+      store: `redis+cluster://127.0.0.1:${port},127.0.0.1:${port}`,
+    })
+    await expect(app.listen(0)).rejects.toThrow(
+      /Redis store redis\+cluster:\/\/127\.0\.0\.1:\d+,127\.0\.0\.1:\d+ cannot be reached/,
+    )
+  })
+
+  it.each([
+    'redis+cluster://',
+    'redis+cluster://host',
+    'redis+cluster://host:6379/0',
+    'redis+cluster://a:1,,b:2',
+  ])('refuses the cluster URL %s', (store) => {
+    expect(() => createSandboxServer({ store })).toThrow(/is not a Redis Cluster URL/)
+  })
+
   it('refuses a store that is not a Redis URL', () => {
     expect(() => createSandboxServer({ store: 'http://127.0.0.1:6379' })).toThrow(/not a Redis URL/)
   })

@@ -1,43 +1,15 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll } from 'vitest'
 import {
   createMultiInstanceTarget,
   type MultiInstanceTarget,
 } from '../../conformance/targets/redis-target.js'
 import { startTestRedis, type TestRedis } from '../../support/redis-server.js'
+import { defineSharedStateSuite } from './shared-state.suite.js'
 
 // Three servers on one real Redis (a redis-server this file starts), as a team
 // runs them behind one address: what one does, all see; quotas and ids are exact.
 let redis: TestRedis
 let target: MultiInstanceTarget
-const origin = (i: number): string => target.origins[i % target.origins.length] as string
-
-const call = async (
-  i: number,
-  method: string,
-  path: string,
-  {
-    key,
-    body,
-    headers = {},
-  }: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
-) => {
-  const response = await fetch(`${origin(i)}${path}`, {
-    method,
-    headers: {
-      ...(key === undefined ? {} : { authorization: `Bearer ${key}` }),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      ...headers,
-    },
-    body: body === undefined ? null : JSON.stringify(body),
-    signal: AbortSignal.timeout(10_000),
-  })
-  const text = await response.text()
-  return {
-    status: response.status,
-    headers: response.headers,
-    json: text === '' ? undefined : JSON.parse(text),
-  }
-}
 
 beforeAll(async () => {
   redis = await startTestRedis()
@@ -48,142 +20,5 @@ afterAll(async () => {
   await target?.stop()
   await redis?.dispose()
 })
-beforeEach(async () => {
-  await call(0, 'POST', '/__sandbox/reset')
-})
 
-describe('three instances on one Redis', () => {
-  it('admit exactly 60 of 300 concurrent requests on a 60-per-minute key, spread over the three', async () => {
-    // A frozen clock, so the minute cannot turn during the burst.
-    await call(1, 'POST', '/__sandbox/clock', { body: { now: '2030-01-01T12:00:10Z' } })
-    const { json: created } = await call(2, 'POST', '/__sandbox/keys', { body: { plan: 'free' } })
-    const key = (created as { key: string }).key
-    const answers = await Promise.all(
-      Array.from({ length: 300 }, (_, i) => call(i, 'GET', '/v1/pets?limit=1', { key })),
-    )
-    const statuses = answers.map((a) => a.status)
-    expect(statuses.filter((s) => s === 200)).toHaveLength(60)
-    expect(statuses.filter((s) => s === 429)).toHaveLength(240)
-    const remaining = answers
-      .filter((a) => a.status === 200)
-      .map((a) => Number(a.headers.get('x-ratelimit-remaining')))
-      .sort((a, b) => a - b)
-    // Each admitted request saw its own count: 0..59 exactly once.
-    expect(remaining).toEqual(Array.from({ length: 60 }, (_, i) => i))
-  })
-
-  it('never hand out one id twice under concurrent creates through all three', async () => {
-    const answers = await Promise.all(
-      Array.from({ length: 90 }, (_, i) =>
-        call(i, 'POST', '/v1/pets', {
-          key: 'sandbox-enterprise',
-          body: { name: `Pet ${i}`, categoryId: 1 },
-        }),
-      ),
-    )
-    expect(answers.map((a) => a.status)).toEqual(Array(90).fill(201))
-    const ids = answers.map((a) => (a.json as { id: number }).id).sort((a, b) => a - b)
-    expect(ids).toEqual(Array.from({ length: 90 }, (_, i) => 26 + i))
-    for (const i of [0, 1, 2]) {
-      const page = await call(i, 'GET', '/v1/pets?limit=100', { key: 'sandbox-enterprise' })
-      expect(page.headers.get('x-total-count')).toBe('115')
-    }
-  })
-
-  it('see a scenario switch and a reset made through another instance at once', async () => {
-    await call(0, 'PUT', '/__sandbox/scenario', { body: { name: 'empty' } })
-    for (const i of [1, 2]) {
-      expect((await call(i, 'GET', '/__sandbox/scenario')).json).toMatchObject({ name: 'empty' })
-      expect((await call(i, 'GET', '/v1/pets', { key: 'sandbox-pro' })).json).toEqual([])
-    }
-    await call(1, 'PUT', '/__sandbox/scenario', { body: { name: 'default' } })
-    const created = await call(2, 'POST', '/v1/pets', {
-      key: 'sandbox-pro',
-      body: { name: 'Rex', categoryId: 2 },
-    })
-    expect(created.status).toBe(201)
-    expect((await call(0, 'GET', '/v1/pets/26', { key: 'sandbox-pro' })).status).toBe(200)
-    await call(0, 'POST', '/__sandbox/reset')
-    for (const i of [1, 2]) {
-      expect((await call(i, 'GET', '/v1/pets/26', { key: 'sandbox-pro' })).status).toBe(404)
-      const page = await call(i, 'GET', '/v1/pets', { key: 'sandbox-pro' })
-      expect(page.headers.get('x-total-count')).toBe('25')
-    }
-  })
-
-  it('share keys: created through one, usable through another; revoked through a third, refused by all', async () => {
-    const { json } = await call(0, 'POST', '/__sandbox/keys', { body: { plan: 'pro' } })
-    const key = (json as { key: string }).key
-    expect((await call(1, 'GET', '/v1/pets', { key })).status).toBe(200)
-    expect(await call(2, 'DELETE', `/__sandbox/keys/${key}`)).toMatchObject({ status: 204 })
-    for (const i of [0, 1, 2]) {
-      const refused = await call(i, 'GET', '/v1/pets', { key })
-      expect(refused.status).toBe(401)
-      expect(refused.json).toMatchObject({ code: 'invalid_api_key' })
-    }
-    // A demo key revoked through one instance is refused by the others until the reset.
-    await call(0, 'DELETE', '/__sandbox/keys/sandbox-business')
-    expect((await call(1, 'GET', '/v1/pets', { key: 'sandbox-business' })).status).toBe(401)
-  })
-
-  it('share the clock, the quota headers and the journal', async () => {
-    await call(0, 'POST', '/__sandbox/clock', { body: { now: '2030-06-01T00:00:00Z' } })
-    expect((await call(2, 'GET', '/__sandbox/clock')).json).toEqual({
-      now: '2030-06-01T00:00:00.000Z',
-      frozen: true,
-    })
-    const first = await call(1, 'GET', '/v1/pets', { key: 'sandbox-free' })
-    const second = await call(2, 'GET', '/v1/pets', { key: 'sandbox-free' })
-    expect(first.headers.get('x-ratelimit-remaining')).toBe('59')
-    expect(second.headers.get('x-ratelimit-remaining')).toBe('58')
-    expect(second.headers.get('x-ratelimit-reset')).toBe(
-      String(Date.parse('2030-06-01T00:01:00Z') / 1000),
-    )
-    const journal = (await call(0, 'GET', '/__sandbox/requests')).json as { seq: number }[]
-    expect(journal.map((e) => e.seq)).toHaveLength(2)
-    expect(journal[1]?.seq).toBeGreaterThan(journal[0]?.seq ?? 0)
-  })
-
-  it('share sessions: created through one, listed and dropped through others; bound keys land there', async () => {
-    const { json } = await call(0, 'POST', '/__sandbox/keys', {
-      body: { plan: 'pro', session: 'team-a' },
-    })
-    const key = (json as { key: string }).key
-    const created = await call(1, 'POST', '/v1/pets', {
-      key,
-      body: { name: 'Only in team-a', categoryId: 1 },
-    })
-    expect(created.status).toBe(201)
-    const sessions = (await call(2, 'GET', '/__sandbox/sessions')).json as {
-      id: string
-      pets: number
-    }[]
-    expect(sessions.map((s) => s.id)).toEqual(['default', 'team-a'])
-    expect(sessions.find((s) => s.id === 'team-a')?.pets).toBe(26)
-    const inDefault = await call(2, 'GET', '/v1/pets', { key: 'sandbox-pro' })
-    expect(inDefault.headers.get('x-total-count')).toBe('25')
-    expect(await call(0, 'DELETE', '/__sandbox/sessions/team-a')).toMatchObject({ status: 204 })
-    // The key went with its session, on every instance.
-    expect((await call(1, 'GET', '/v1/pets', { key })).status).toBe(401)
-    expect(
-      ((await call(2, 'GET', '/__sandbox/sessions')).json as { id: string }[]).map((s) => s.id),
-    ).toEqual(['default'])
-  })
-})
-
-describe('the dashboard on a shared store', () => {
-  it("shows the instance's last known view, which its next request brings up to date", async () => {
-    await call(0, 'PUT', '/__sandbox/scenario', { body: { name: 'slow' } })
-    await call(0, 'POST', '/v1/pets?__scenario=default', {
-      key: 'sandbox-pro',
-      body: { name: 'Shown', categoryId: 1 },
-    })
-    // Any request through instance 1 finds its cache stale and reloads it.
-    expect(
-      (await call(1, 'GET', '/v1/pets?__scenario=default', { key: 'sandbox-pro' })).status,
-    ).toBe(200)
-    expect((await call(1, 'GET', '/__sandbox/quotas')).json).toMatchObject({ scenario: 'slow' })
-    const pets = (await call(1, 'GET', '/__sandbox/pets?limit=100')).json as { total: number }
-    expect(pets.total).toBe(26)
-  })
-})
+defineSharedStateSuite(() => target)

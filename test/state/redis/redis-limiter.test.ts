@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis'
 import { afterAll, beforeAll, describe } from 'vitest'
-import { createRedisLimiter } from '../../../src/state/redis/create-redis-state.js'
+import { createRedisLimiter } from '../../../src/state/redis/redis-limits.js'
 import { defineLimiterCases } from '../../rate-limit/limiter-cases.js'
 import { startTestRedis, type TestRedis } from '../../support/redis-server.js'
 

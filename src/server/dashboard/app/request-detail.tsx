@@ -61,6 +61,7 @@ export const RequestDetail = (props: { entry: FeedEntry; onClose(): void }) => {
           : `Status ${entry.status}`}{' '}
         · {entry.time} · scenario {entry.scenario} · plan {entry.plan ?? 'none'} · session{' '}
         {entry.session}
+        {entry.instance === undefined ? '' : ` · answered by ${entry.instance}`}
         {entry.durationMs === undefined ? '' : ` · ${entry.durationMs.toFixed(1)} ms`}
       </p>
       <div class="exchange">

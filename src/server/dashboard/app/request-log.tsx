@@ -96,7 +96,7 @@ export const RequestLog = (props: { entries: FeedEntry[]; onClear(): void }) => 
       ) : (
         <ol class="entries" aria-label="Requests, newest first">
           {shown.map((e) => (
-            <li key={e.seq}>
+            <li key={`${e.instance ?? ''}/${e.session}/${e.seq}`}>
               <button type="button" class="entry" aria-haspopup="dialog" onClick={() => setOpen(e)}>
                 <span class="time">{timeOfDay(e.time)}</span>
                 <span class={`method m-${e.method.toLowerCase()}`}>{e.method}</span>
@@ -106,6 +106,7 @@ export const RequestLog = (props: { entries: FeedEntry[]; onClear(): void }) => 
                 </span>
                 <span class="meta">
                   {e.scenario} · {e.plan ?? 'no valid key'} · {e.session}
+                  {e.instance === undefined ? '' : ` · ${e.instance}`}
                 </span>
               </button>
             </li>
