@@ -17,6 +17,10 @@ export default defineConfig({
         replacement: new URL('./src/server/index.ts', import.meta.url).pathname,
       },
       {
+        find: /^petstore-sandbox\/(matchers|vitest|jest)$/,
+        replacement: new URL('./src/runtimes/$1.ts', import.meta.url).pathname,
+      },
+      {
         find: /^petstore-sandbox$/,
         replacement: new URL('./src/index.ts', import.meta.url).pathname,
       },

@@ -51,6 +51,11 @@ const BENCHMARKS: ReadonlyArray<{
     load: () => import('./redis.js'),
   },
   {
+    key: 'upstream',
+    name: 'upstream mode: latency added by forwarding, over calling the upstream directly',
+    load: () => import('./upstream.js'),
+  },
+  {
     key: 'redis-cluster',
     name: 'Redis Cluster vs one Redis, per request',
     load: () => import('./redis-cluster.js'),

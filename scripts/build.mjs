@@ -30,6 +30,10 @@ export const ENTRIES = {
   'runtimes/browser': 'src/runtimes/browser.ts',
   'runtimes/playwright': 'src/runtimes/playwright.ts',
   'server/index': 'src/server/index.ts',
+  // The matchers of issue 23: expect.extend for vitest and Jest.
+  'runtimes/matchers': 'src/runtimes/matchers.ts',
+  'runtimes/vitest': 'src/runtimes/vitest.ts',
+  'runtimes/jest': 'src/runtimes/jest.ts',
 }
 
 rmSync('dist', { recursive: true, force: true })
@@ -53,7 +57,8 @@ const result = await build({
   conditions: ['import', 'default'],
   target: ['node20', 'es2022'],
   // ioredis: a dependency loaded only with a Redis store (`import('ioredis')`), resolved at run time.
-  external: ['msw', 'msw/*', 'node:*', 'ioredis'],
+  // vitest: the user's own (petstore-sandbox/vitest extends its expect).
+  external: ['msw', 'msw/*', 'node:*', 'ioredis', 'vitest'],
   treeShaking: true,
   metafile: true,
   plugins: [seedFakerPlugin],

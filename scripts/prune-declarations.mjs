@@ -5,14 +5,13 @@
 import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 
-/** The declaration of each package entry (the exports map's `types`), from dist/. */
-export const ENTRY_DECLARATIONS = [
-  'index.d.ts',
-  'runtimes/node.d.ts',
-  'runtimes/browser.d.ts',
-  'runtimes/playwright.d.ts',
-  'server/index.d.ts',
-]
+/** The declaration of each package entry: the exports map's `types`, from dist/. */
+export const ENTRY_DECLARATIONS = Object.values(
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).exports,
+)
+  .map((entry) => (typeof entry === 'object' && entry !== null ? entry.types : undefined))
+  .filter((types) => typeof types === 'string')
+  .map((types) => types.replace(/^\.\/dist\//, ''))
 
 const SPECIFIER = /(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g
 

@@ -14,6 +14,20 @@ export { jsonResponse } from './http/json-response.js'
 export type { SandboxRequest, SandboxResponse, TransportFault } from './http/types.js'
 export type { JournalEntry, JournalMessage } from './journal/journal.js'
 export { type Har, type HarEntry, type ToHarOptions, toHAR } from './journal/to-har.js'
+export type { Difference } from './judge/compare-entry.js'
+export type {
+  ExpectationFailure,
+  ExpectationMiss,
+  ExpectationRequest,
+} from './judge/describe-expectation.js'
+export type { ClientReport, Finding, FindingLevel, RuleId } from './judge/finding.js'
+export type {
+  CoverageFault,
+  CoverageReport,
+  NotableHeader,
+  OperationCoverage,
+} from './judge/measure-coverage.js'
+export type { ExpectOptions, MatchValue, RequestMatch } from './judge/request-match.js'
 export type { OperationId } from './operations/operation.js'
 export type { RateLimitOptions } from './rate-limit/rate-limit-options.js'
 export {

@@ -52,7 +52,7 @@ describe('examples/jest (Jest 30, jsdom, native ES modules)', () => {
       testResults: { message: string }[]
     }
     expect(report.testResults.map((r) => r.message).join('\n')).toBe('')
-    expect(report).toMatchObject({ numFailedTests: 0, numPassedTests: 5 })
+    expect(report).toMatchObject({ numFailedTests: 0, numPassedTests: 6 })
     expect(run.status).toBe(0)
   }, 120_000)
 

@@ -7,5 +7,7 @@ export default {
   // petstore-sandbox and msw are ES modules: Jest loads them natively
   // (node --experimental-vm-modules), so nothing is transformed.
   transform: {},
+  // expect(sandbox).toHaveReceived(match, times?): the sandbox's request matcher.
+  setupFilesAfterEnv: ['petstore-sandbox/jest'],
   testMatch: ['**/*.test.js'],
 }

@@ -41,6 +41,20 @@ test('answers your own handler under /v1, and 404 for an unknown path', async ()
   expect((await fetch(`${API}/owners`, { headers })).status).toBe(404)
 })
 
+test('asks for five pets with the key, once', async () => {
+  await render()
+  await expect(sandbox).toHaveReceived(
+    {
+      method: 'GET',
+      path: '/v1/pets',
+      query: { limit: 5 },
+      headers: { authorization: 'Bearer sandbox-free' },
+    },
+    1,
+  )
+  await expect(sandbox).not.toHaveReceived({ path: '/v1/pets/:petId' })
+})
+
 test('runs on the jsdom environment', () => {
   expect(typeof window).toBe('object')
   expect(navigator.userAgent).toContain('jsdom')

@@ -16,6 +16,28 @@ import { runVerifyCommand } from './verify-command.js'
 import { writeStarterConfig } from './write-starter-config.js'
 
 // The CLI only parses arguments and starts things (see docs/architecture.md).
+
+/** The banner's upstream mode lines (contract §17): where requests go, what is recorded or replayed. */
+const upstreamLines = (settings: ServeSettings): string => {
+  const lines: string[] = []
+  if (settings.upstream !== undefined) {
+    const url = settings.upstream.replace(/\/\/[^@/]*@/, '//***@')
+    const how = [
+      settings.upstreamKey === undefined ? 'Authorization passed through' : 'upstream key',
+      settings.strictUpstream === true ? 'strict' : 'report-only',
+      settings.localLimits === true ? 'local limits' : 'no local limits',
+    ]
+    lines.push(
+      `\n  Upstream: ${url} (${how.join(', ')}; scenarios other than default, slow, flaky answered here)`,
+    )
+  }
+  if (settings.record !== undefined) lines.push(`\n  Record:   ${settings.record}`)
+  if (settings.replay !== undefined)
+    lines.push(
+      `\n  Replay:   ${settings.replay} (unmatched: ${settings.replayFallback === 'sandbox' ? 'the sandbox answers' : '404 replay_miss'})`,
+    )
+  return lines.join('')
+}
 const fail = (code: 1 | 2, message: string): never => {
   process.stderr.write(`petstore-sandbox: ${message}\n`)
   if (code === 2) process.stderr.write('Run "petstore-sandbox --help" for the options.\n')
@@ -31,6 +53,15 @@ if (process.argv[2] === 'verify') {
   // Exit once what was written has been flushed (stdout may be a pipe).
   await new Promise<void>((resolve) => process.stdout.write('', () => resolve()))
   process.exit(code)
+}
+
+// `petstore-sandbox report --from FILE.har` (issue 23): its own arguments, loaded only then.
+if (process.argv[2] === 'report') {
+  const { runReportCommand } = await import('./report-command.js')
+  const status = await runReportCommand(process.argv.slice(3), process)
+  // Exit once a piped stdout has taken everything (a large --json report).
+  await new Promise((resolve) => process.stdout.write('', resolve))
+  process.exit(status)
 }
 
 let command: ReturnType<typeof parseCliArgs>
@@ -115,6 +146,20 @@ try {
     ...(settings.store === undefined
       ? {}
       : { store: { url: settings.store, prefix: settings.storePrefix } }),
+    ...(settings.upstream === undefined && settings.replay === undefined
+      ? {}
+      : {
+          upstream: {
+            url: settings.upstream,
+            key: settings.upstreamKey,
+            timeoutMs: settings.upstreamTimeoutMs,
+            strict: settings.strictUpstream,
+            localLimits: settings.localLimits,
+            record: settings.record,
+            replay: settings.replay,
+            replayFallback: settings.replayFallback,
+          },
+        }),
     instance: settings.instance,
     dataFile,
     adminToken,
@@ -168,5 +213,6 @@ process.stdout.write(
     scenarios: app.sandbox.scenario.list().map((s) => s.name),
     dataFile,
     store,
+    upstream: upstreamLines(settings),
   }),
 )

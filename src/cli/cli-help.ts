@@ -26,6 +26,7 @@ export const cliHelp = (scenarios: readonly HelpScenario[]): string => {
   return `Usage: petstore-sandbox [options]
        petstore-sandbox init [FILE]   write a commented starter config (default petstore-sandbox.config.mjs)
        petstore-sandbox verify --target URL --key KEY [options]   (see verify --help)
+       petstore-sandbox report --from FILE.har   judge a client's recording (see report --help)
 
 Serves a sandbox of the Pet Store API on http://127.0.0.1:4010/v1. \`verify\` checks a real
 deployment against the spec and writes the config that makes the sandbox answer like it.
@@ -51,6 +52,17 @@ Options:
       --store URL        keep the state in Redis, shared by every instance started with it
                          (env PETSTORE_SANDBOX_STORE; e.g. redis://127.0.0.1:6379/0)
       --store-prefix P   prefix of the Redis keys (default "petstore-sandbox:")
+      --upstream URL     forward API requests to a real deployment (its base URL, e.g.
+                         https://staging.example.test/v1) and check every answer (docs/upstream.md)
+      --upstream-key K   send "Authorization: Bearer K" upstream instead of the client's
+                         (clients then need a sandbox key; env keeps K out of the process list)
+      --upstream-timeout T  504 upstream_timeout after T (default 10s; 500ms, 30s)
+      --strict-upstream  answer 502 upstream_contract_violation instead of a violating answer
+      --local-limits     count forwarded requests against the sandbox's quotas too
+      --record FILE      write forwarded traffic to FILE as HAR 1.2 (secrets redacted)
+      --replay FILE      answer from a HAR recording (the sandbox's, or a browser's export)
+      --replay-fallback sandbox  the sandbox answers what the recording lacks (default:
+                         404 replay_miss)
       --instance NAME    this instance's name in the journal and the dashboard's feed
                          (default with --store: host:pid)
 

@@ -14,6 +14,8 @@ export interface BannerFacts {
   scenarios: readonly string[]
   dataFile: string | undefined
   store: string | undefined
+  /** Upstream mode's lines (each starting with a line break), or ''. */
+  upstream?: string
 }
 
 // A configured key is a credential, and start-up logs end up in CI output: its
@@ -46,7 +48,7 @@ ${keys}
   Scenario: ${facts.scenario} — per request ?__scenario=NAME or X-Sandbox-Scenario: NAME;
             one of ${facts.scenarios.join(', ')};
             sticky: curl -X PUT -H "Content-Type: application/json" -d '{"name":"slow"}' ${facts.origin}/__sandbox/scenario
-  Control:  ${facts.origin}/__sandbox/${data}${store}
+  Control:  ${facts.origin}/__sandbox/${facts.upstream ?? ''}${data}${store}
   Stop:     Ctrl+C
 `
 }

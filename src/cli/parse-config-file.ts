@@ -50,6 +50,14 @@ export const CONFIG_FILE_SCHEMA = z.strictObject({
       })
     })
     .optional(),
+  upstream: s.upstream.optional(),
+  upstreamKey: s.upstreamKey.optional(),
+  upstreamTimeout: s.upstreamTimeout.optional(),
+  strictUpstream: s.flag.optional(),
+  localLimits: s.flag.optional(),
+  record: s.data.optional(),
+  replay: s.data.optional(),
+  replayFallback: s.replayFallback.optional(),
   limitOutOfRange: s.limitOutOfRange.optional(),
   unknownStatusFilter: s.unknownStatusFilter.optional(),
   defaultStatus: s.defaultStatus.optional(),
@@ -108,9 +116,23 @@ export const parseConfigFile = (value: unknown, file: string): ServeInput => {
     throw new CliUsageError(
       `Failed to read the config file ${file}: ${problems.join('; ')}. Settings: ${SETTING_NAMES.join(', ')}.`,
     )
-  const { $schema: _, data, sessionTtl, handlers, scenarios, ...settings } = result.data
+  const {
+    $schema: _,
+    data,
+    sessionTtl,
+    upstreamTimeout,
+    record,
+    replay,
+    handlers,
+    scenarios,
+    ...settings
+  } = result.data
   const input: ServeInput = { ...settings }
   if (data !== undefined) input.dataFile = resolve(dirname(file), data)
+  // Files named in the config file are found beside it, whatever the working directory.
+  if (record !== undefined) input.record = resolve(dirname(file), record)
+  if (replay !== undefined) input.replay = resolve(dirname(file), replay)
+  if (upstreamTimeout !== undefined) input.upstreamTimeoutMs = upstreamTimeout
   if (sessionTtl !== undefined) input.sessionTtlMs = sessionTtl
   if (handlers !== undefined) input.handlers = handlers
   // Checked one by one above: each is a scenario defineScenario accepts.

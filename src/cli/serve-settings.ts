@@ -42,6 +42,18 @@ export interface ServeSettings extends Partial<FidelitySettings> {
   handlers: readonly OwnHandler[] | undefined
   /** Config file only (.js/.mjs/TypeScript): your own scenarios. */
   scenarios: readonly Scenario[] | undefined
+  /** Upstream mode (contract §17): the deployment's base URL. */
+  upstream: string | undefined
+  /** Sent upstream instead of the client's Authorization. */
+  upstreamKey: string | undefined
+  upstreamTimeoutMs: number | undefined
+  strictUpstream: boolean | undefined
+  localLimits: boolean | undefined
+  /** HAR file of the forwarded traffic. */
+  record: string | undefined
+  /** HAR file to answer from. */
+  replay: string | undefined
+  replayFallback: 'miss' | 'sandbox' | undefined
 }
 
 /** One source of settings (the flags, the environment or the config file): only what it sets. */
@@ -67,7 +79,24 @@ export const resolveServeSettings = (sources: readonly ServeInput[]): ServeSetti
     throw new CliUsageError(
       'Failed to read --data: a data file and --store cannot be combined (Redis keeps the pets).',
     )
+  checkUpstreamSettings(settings)
   return settings
+}
+
+/** Upstream settings that need another one. */
+const checkUpstreamSettings = (settings: ServeSettings): void => {
+  const needsUpstream = [
+    ['--upstream-key', settings.upstreamKey],
+    ['--upstream-timeout', settings.upstreamTimeoutMs],
+    ['--strict-upstream', settings.strictUpstream],
+    ['--local-limits', settings.localLimits],
+    ['--record', settings.record],
+  ] as const
+  for (const [flag, value] of needsUpstream)
+    if (value !== undefined && value !== false && settings.upstream === undefined)
+      throw new CliUsageError(`Failed to read ${flag}: it needs --upstream URL.`)
+  if (settings.replayFallback !== undefined && settings.replay === undefined)
+    throw new CliUsageError('Failed to read --replay-fallback: it needs --replay FILE.')
 }
 
 const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
@@ -101,6 +130,14 @@ const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
     journalSize: first('journalSize'),
     handlers: first('handlers'),
     scenarios: first('scenarios'),
+    upstream: first('upstream'),
+    upstreamKey: first('upstreamKey'),
+    upstreamTimeoutMs: first('upstreamTimeoutMs'),
+    strictUpstream: first('strictUpstream'),
+    localLimits: first('localLimits'),
+    record: first('record'),
+    replay: first('replay'),
+    replayFallback: first('replayFallback'),
     ...fidelityOf(first),
   }
 }

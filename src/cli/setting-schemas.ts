@@ -117,6 +117,25 @@ export const SETTING_SCHEMAS = {
         'is not a Redis URL such as redis://127.0.0.1:6379/0 (or redis+cluster://HOST:PORT,HOST:PORT for a cluster)',
     }),
   storePrefix: text,
+  upstream: z.string({ error: 'must be a string' }).regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
+    error: 'is not an http(s) base URL such as https://staging.example.test/v1',
+  }),
+  upstreamKey: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9\-._~+/]+=*$/, {
+    error: 'use letters, digits and - . _ ~ + / only (it is sent as a bearer token)',
+  }),
+  /** The upstream timeout in ms, once read with `parseDuration`. */
+  upstreamTimeoutMs: z.number().refine((ms) => Number.isInteger(ms) && ms >= 1 && ms <= 300_000, {
+    error: 'must be a duration from 1ms to 300s (write 500ms, 10s or 2m)',
+  }),
+  /** The config file's `upstreamTimeout`: a duration string or a number of seconds. */
+  upstreamTimeout: z
+    .union([z.string(), z.number()], { error: 'must be a duration such as 10s or 500ms' })
+    .transform(parseDuration)
+    .refine((ms) => Number.isInteger(ms) && ms >= 1 && ms <= 300_000, {
+      error: 'must be a duration from 1ms to 300s (write 500ms, 10s or 2m)',
+    }),
+  flag: z.boolean({ error: 'must be true or false' }),
+  replayFallback: z.enum(['miss', 'sandbox'], { error: 'must be miss or sandbox' }),
   instance: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9._:@-]{1,64}$/, {
     error: 'must be 1-64 characters of A-Z a-z 0-9 . _ : @ -',
   }),

@@ -23,6 +23,11 @@ export const ERROR_CODES = {
   service_unavailable: 503,
   session_limit_reached: 503,
   id_space_exhausted: 507,
+  // Upstream mode (contract §17): the sandbox in front of a real deployment, or replaying one.
+  upstream_unavailable: 502,
+  upstream_timeout: 504,
+  upstream_contract_violation: 502,
+  replay_miss: 404,
   // The standalone server, before a request reaches the API (contract §15).
   uri_too_long: 414,
   expectation_failed: 417,
@@ -33,6 +38,10 @@ export const ERROR_CODES = {
   unknown_plan: 400,
   key_not_found: 404,
   key_exists: 409,
+  // POST /__sandbox/requests/expect: the journal does not hold the requests expected (issue 23).
+  expectation_not_met: 409,
+  // PUT /__sandbox/mode: a mode the sandbox was not started with (issue 19).
+  mode_unavailable: 409,
   // The dashboard's event stream past the server's cap (issue 24).
   stream_limit_reached: 503,
 } as const

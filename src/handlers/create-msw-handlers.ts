@@ -1,13 +1,14 @@
 // The root entry: msw 2 and 3 (the peer range) both export `http` there. The standalone
 // server never loads this file (it uses createSandboxCore), so its start-up pays nothing.
-import { type HttpHandler, http, type RequestHandler } from 'msw'
+import { bypass, type HttpHandler, http, type RequestHandler } from 'msw'
 import { LIMITS } from '../contract/limits.js'
-import type { SandboxRequest, SandboxResponse } from '../http/types.js'
-import type { HandleOptions } from '../pipeline/handle-request.js'
+import type { Forwarder } from '../http/forwarder.js'
+import type { SandboxRequest } from '../http/types.js'
+import type { Answer, HandleOptions } from '../pipeline/handle-request.js'
 import type { OwnHandler } from './check-own-handlers.js'
 
 export interface MswHandlersOptions {
-  handle: (request: SandboxRequest, options?: HandleOptions) => Promise<SandboxResponse | null>
+  answer: (request: SandboxRequest, options?: HandleOptions) => Promise<Answer | null>
   basePath: string
   /** Restrict to one origin; undefined matches any origin. */
   origin: string | undefined
@@ -20,7 +21,39 @@ export interface MswHandlersOptions {
 // setTimeout is looked up at each call, so vitest's fake timers control the delay.
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
+/**
+ * Waits out a held answer's delay, or until the client gives up (the request's
+ * signal: MSW in Node passes fetch's own). Resolves true when it gave up.
+ */
+const holdUnlessAborted = (ms: number, signal: AbortSignal | undefined): Promise<boolean> => {
+  if (signal === undefined) return sleep(ms).then(() => false)
+  if (signal.aborted) return Promise.resolve(true)
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort)
+      resolve(false)
+    }, ms)
+    const onAbort = (): void => {
+      clearTimeout(timer)
+      resolve(true)
+    }
+    signal.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
 const METHODS_WITHOUT_BODY = new Set(['GET', 'HEAD'])
+// A Response with one of these statuses cannot have a body.
+const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304])
+
+// Upstream mode forwards with fetch, marked with msw's `bypass` so MSW lets it through.
+// Imported on first use: a sandbox without an upstream never loads it.
+let fetchForwarder: Promise<Forwarder> | undefined
+const forward: Forwarder = async (request) => {
+  fetchForwarder ??= import('../upstream/forward-with-fetch.js').then(({ createFetchForwarder }) =>
+    createFetchForwarder((outgoing) => bypass(outgoing)),
+  )
+  return (await fetchForwarder)(request)
+}
 
 /** Reads at most the body limit plus one byte, so an oversized body is known to be one without holding all of it. */
 const readBody = async (
@@ -63,14 +96,35 @@ export const toSandboxRequest = async (
   body: await readBody(request, maxBodyBytes),
 })
 
-/** Turns the core's plain response into what an MSW resolver returns. */
-export const toMswResponse = async (
-  response: SandboxResponse,
-  method = 'GET',
-): Promise<Response> => {
-  if (response.delayMs !== undefined && response.delayMs > 0) await sleep(response.delayMs)
+/**
+ * Turns the core's answer into what an MSW resolver returns. A held answer (a
+ * delay, a `timeout`) the client gives up on marks its journal entry
+ * `aborted` (decision 0032) and fails at once: nobody is waiting for it.
+ */
+const toMswResponse = async (answer: Answer, request: Request): Promise<Response> => {
+  const { response } = answer
+  const method = request.method
+  if (
+    response.delayMs !== undefined &&
+    response.delayMs > 0 &&
+    (await holdUnlessAborted(response.delayMs, request.signal))
+  ) {
+    await answer.markAborted()
+    return Response.error()
+  }
   // A Response of type "error" is how MSW fails the connection.
   if (response.fault !== undefined) return Response.error()
+  const exact = response.exact
+  if (exact !== undefined) {
+    // An upstream's answer as received: its headers in order, repeated ones kept, its bytes.
+    const headers = new Headers()
+    for (const [name, value] of exact.headers) headers.append(name, value)
+    const empty = method === 'HEAD' || NULL_BODY_STATUSES.has(response.status)
+    return new Response(empty ? null : (exact.body as Uint8Array<ArrayBuffer>), {
+      status: response.status,
+      headers,
+    })
+  }
   // HEAD: the same status and headers as GET, never a body (contract §15).
   const body = method === 'HEAD' ? null : response.body
   return new Response(body, { status: response.status, headers: response.headers })
@@ -88,17 +142,19 @@ export const createMswHandlers = (options: MswHandlersOptions): RequestHandler[]
   const own = (options.handlers ?? []).map((handler) =>
     typeof handler === 'function' ? http.all(/.*/, ({ request }) => handler(request)) : handler,
   )
-  const catchAll = (handleOptions: HandleOptions): HttpHandler =>
-    http.all(matchBasePath(options.origin, options.basePath), async ({ request }) => {
+  const catchAll = (handleOptions: HandleOptions): HttpHandler => {
+    const withForward: HandleOptions = { ...handleOptions, forward }
+    return http.all(matchBasePath(options.origin, options.basePath), async ({ request }) => {
       // MSW hands every handler the same Request: when the user's handlers may
       // come next, read a clone and leave them the body.
       const readable = handleOptions.passUnknownRoutes === true ? request.clone() : request
-      const response = await options.handle(
+      const answer = await options.answer(
         await toSandboxRequest(readable, options.maxBodyBytes),
-        handleOptions,
+        withForward,
       )
-      return response === null ? undefined : toMswResponse(response, request.method)
+      return answer === null ? undefined : toMswResponse(answer, request)
     })
+  }
   if (own.length === 0) return [catchAll({})]
   return [catchAll({ passUnknownRoutes: true }), ...own, catchAll({})]
 }

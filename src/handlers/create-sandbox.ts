@@ -49,7 +49,7 @@ export const createSandbox = <const S extends string = never>(
     typeof options === 'object' && options !== null ? coreOptions : options,
   )
   const handlers = createMswHandlers({
-    handle: core.handle,
+    answer: core.answer,
     basePath: core.basePath,
     origin: core.origin,
     handlers: own,

@@ -38,4 +38,18 @@ export interface SandboxResponse {
   delayMs?: number | undefined
   /** Fail the connection (after `delayMs`) instead of answering. */
   fault?: TransportFault | undefined
+  /**
+   * An answer passed on from an upstream deployment, to be written as
+   * received: runtimes write these headers and bytes instead of `headers` and
+   * `body` (which hold the same answer as the journal and the validator read it).
+   */
+  exact?: ExactAnswer | undefined
+}
+
+/** An answer as an upstream sent it: header names as sent, repeated headers kept, the body's bytes. */
+export interface ExactAnswer {
+  /** Name and value pairs in the order received, hop-by-hop headers removed. */
+  headers: ReadonlyArray<readonly [string, string]>
+  /** The body's bytes (empty for none). */
+  body: Uint8Array
 }

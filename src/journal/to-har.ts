@@ -30,7 +30,14 @@ export interface HarEntry {
     httpVersion: string
     cookies: HarNameValue[]
     headers: HarNameValue[]
-    content: { size: number; mimeType: string; text?: string; comment?: string }
+    content: {
+      size: number
+      mimeType: string
+      text?: string
+      /** `base64` when `text` holds bytes that are not UTF-8 text. */
+      encoding?: 'base64'
+      comment?: string
+    }
     redirectURL: string
     headersSize: number
     bodySize: number
@@ -47,6 +54,8 @@ export interface HarEntry {
   }
   /** Chrome's field for a request that got no response (`net::ERR_FAILED`, `net::ERR_TIMED_OUT`). */
   _error?: string
+  /** Rules of the contract the answer broke (upstream and replayed answers are checked). */
+  _violations: { rule: string; message: string }[]
   /** What the sandbox knows of the request beyond HTTP. */
   _sandbox: {
     seq: number
@@ -62,6 +71,8 @@ export interface HarEntry {
     source: 'sandbox' | 'upstream' | 'replay'
     /** The client went away before the answer reached it. */
     aborted: boolean
+    /** A scenario's delay before the answer (or the failure), in ms: `Retry-After` counts from its end. */
+    delayMs: number
   }
 }
 
@@ -94,8 +105,13 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   413: 'Content Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 }
+
+/** The reason phrase HAR records for a status ('' for one the sandbox does not name). */
+export const statusTextOf = (status: number): string => STATUS_TEXT[status] ?? ''
 
 // What Chrome writes in `_error` for the same failure, so devtools shows it as failed.
 const FAULT_ERRORS = { 'network-error': 'net::ERR_FAILED', timeout: 'net::ERR_TIMED_OUT' } as const
@@ -165,7 +181,7 @@ const toResponse = (entry: JournalEntry): HarEntry['response'] => {
   const location = headerValue(headers, 'location')
   return {
     status: entry.status,
-    statusText: STATUS_TEXT[entry.status] ?? '',
+    statusText: statusTextOf(entry.status),
     httpVersion: 'HTTP/1.1',
     cookies: [],
     headers: nameValues(headers),
@@ -186,8 +202,9 @@ const toResponse = (entry: JournalEntry): HarEntry['response'] => {
  * open and Playwright's `routeFromHAR` replays. Bodies and headers are what
  * the journal kept: capped (noted in `comment`) and with secrets redacted. A
  * request that got no response (a failed connection) has status 0 and
- * Chrome's `_error`; the sandbox's own view (scenario, plan, session, fault)
- * is in `_sandbox`.
+ * Chrome's `_error`; the sandbox's own view (scenario, plan, session, fault,
+ * source) is in `_sandbox`, and the contract rules an upstream answer broke in
+ * `_violations`.
  *
  * @example
  * const har = toHAR(sandbox.journal.list())
@@ -217,6 +234,7 @@ export const toHAR = (entries: readonly JournalEntry[], options: ToHarOptions = 
         ssl: -1,
       },
       ...(entry.status === null ? { _error: FAULT_ERRORS[entry.fault ?? 'network-error'] } : {}),
+      _violations: entry.violations,
       _sandbox: {
         seq: entry.seq,
         session: entry.session,
@@ -228,6 +246,7 @@ export const toHAR = (entries: readonly JournalEntry[], options: ToHarOptions = 
         keyRef: entry.keyRef,
         source: entry.source,
         aborted: entry.aborted,
+        delayMs: entry.delayMs,
       },
     })),
   },

@@ -72,8 +72,9 @@ export const finish = async (
     body: own.body,
     delayMs: own.delayMs,
     fault: own.fault,
+    exact: own.exact,
   }
-  if (request.method === 'HEAD' && response.body !== null) {
+  if (request.method === 'HEAD' && response.body !== null && own.exact === undefined) {
     // The GET's headers, its length included, without the body (contract §15).
     response.headers['Content-Length'] = String(encoder.encode(response.body).byteLength)
     response.body = null

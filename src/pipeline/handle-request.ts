@@ -1,6 +1,7 @@
 import { parseAuthorization } from '../auth/parse-authorization.js'
 import { ApiError } from '../http/api-error.js'
 import { internalError } from '../http/errors.js'
+import type { Forwarder } from '../http/forwarder.js'
 import { renameErrorCode } from '../http/rename-error-code.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { JournalEntry, JournalRecord } from '../journal/journal.js'
@@ -27,6 +28,8 @@ export interface HandleOptions {
   passUnknownRoutes?: boolean
   /** Appended to the 404 for the bare base path (`/v1`): the server names its dashboard and OpenAPI document. */
   basePathHint?: string
+  /** In upstream mode, how this runtime reaches the upstream (default: `fetch`). */
+  forward?: Forwarder | undefined
 }
 
 /** An answered request: the response and its journal entry. */
@@ -36,6 +39,12 @@ export interface Answer {
   readonly entry: JournalEntry
   /** @internal The journal's record itself (what a runtime's log line reads, without redacting anything). */
   readonly record: JournalRecord
+  /**
+   * Marks the journal's entry `aborted`: the client went away before the
+   * answer (or the fault) reached it. Runtimes call it for held answers only
+   * (a delay, a `timeout`), never on the hot path.
+   */
+  markAborted(): Promise<void>
 }
 
 /** An answer whose entry is made on first read: a runtime that never reads it pays nothing for it. */
@@ -44,10 +53,16 @@ class LazyAnswer implements Answer {
   constructor(
     readonly response: SandboxResponse,
     readonly record: JournalRecord,
+    private readonly session: SessionState,
   ) {}
   get entry(): JournalEntry {
     this.#entry ??= toJournalEntry(this.record)
     return this.#entry
+  }
+  async markAborted(): Promise<void> {
+    if (this.record.aborted) return
+    await this.session.markAborted(this.record)
+    this.#entry = undefined
   }
 }
 
@@ -119,6 +134,22 @@ export const handleRequest = async (
     if (ready !== undefined) await ready
     const moment = session.now()
     now = moment instanceof Promise ? await moment : moment
+    if (ctx.upstream?.inFront(session.id)) {
+      // Upstream mode (contract §17): forwarded, replayed or answered here, journaled there.
+      const done = await ctx.upstream.answer({
+        request,
+        url,
+        path,
+        match,
+        session,
+        now,
+        caller,
+        startedAt,
+        forward: options.forward,
+        notFoundHint: path === '' || path === '/' ? bareBasePathHint(ctx, options) : '',
+      })
+      return new LazyAnswer(done.response, done.record, session)
+    }
     const sticky = session.sticky()
     scenario = sticky instanceof Promise ? await sticky : sticky
     if (request.method === 'OPTIONS' && match.kind === 'method-not-allowed') {
@@ -183,5 +214,5 @@ export const handleRequest = async (
     plan: caller?.key?.plan,
     startedAt,
   })
-  return new LazyAnswer(done.response, done.record)
+  return new LazyAnswer(done.response, done.record, session)
 }

@@ -1,6 +1,11 @@
-import type { SandboxSettings } from '../operations/operation.js'
+import type { Forwarder } from '../http/forwarder.js'
+import type { RouterResult } from '../http/router.js'
+import type { SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { JournalRecord } from '../journal/journal.js'
+import type { Operation, SandboxSettings } from '../operations/operation.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
-import type { SandboxState } from '../state/sandbox-state.js'
+import type { SandboxState, SessionState } from '../state/sandbox-state.js'
+import type { Caller } from './authenticate.js'
 
 /** What the pipeline needs of a sandbox: its settings, its scenarios and its state. */
 export interface PipelineContext {
@@ -13,4 +18,37 @@ export interface PipelineContext {
   instance?: string | undefined
   /** Reports a programming error (the client gets 500 internal_error). */
   onError: (error: unknown) => void
+  /**
+   * Upstream mode (contract §17, src/upstream), when the sandbox has an
+   * upstream or a recording; undefined otherwise, and then a request pays one
+   * branch for it.
+   */
+  upstream?: UpstreamHook | undefined
+}
+
+/** What the pipeline asks of upstream mode. */
+export interface UpstreamHook {
+  /** True when the session's requests go to the upstream or a recording (its mode is not `sandbox`). */
+  inFront(session: string): boolean
+  /** Answers a request of such a session, journal record included. */
+  answer(input: InFrontInput): Promise<{ response: SandboxResponse; record: JournalRecord }>
+}
+
+/** A request for upstream mode, as far as the pipeline has taken it. */
+export interface InFrontInput {
+  request: SandboxRequest
+  url: URL
+  /** The path below the base path. */
+  path: string
+  match: RouterResult<Operation>
+  session: SessionState
+  now: number
+  /** The caller, identified by the pipeline (its key as this session sees it). */
+  caller: Caller
+  /** `performance.now()` when the request arrived. */
+  startedAt: number
+  /** The runtime's forwarder for this request (undefined: the sandbox's default, `fetch`). */
+  forward: Forwarder | undefined
+  /** Appended to the 404 of the bare base path. */
+  notFoundHint: string
 }

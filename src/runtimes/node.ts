@@ -1,4 +1,5 @@
 import { type SetupServer, setupServer } from 'msw/node'
+import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
 import {
   CREATE_SANDBOX_OPTION_NAMES,
   type CreateSandboxOptions,
@@ -50,6 +51,9 @@ export const setupSandbox = <const S extends string = never>(
 ): NodeSandbox<S> => {
   checkOptionNames(options, NODE_OPTION_NAMES, 'set up the sandbox')
   const { onUnhandledRequest = 'error', ...sandboxOptions } = options
+  // Upstream mode in Node: `record` and `replay` may name files (docs/upstream.md).
+  if (sandboxOptions.upstream !== undefined)
+    sandboxOptions.upstream = resolveUpstreamFiles(sandboxOptions.upstream).option
   const sandbox = createSandbox(sandboxOptions)
   const server = setupServer(...sandbox.handlers)
   sandbox.events.on('reset', ({ session }) => {

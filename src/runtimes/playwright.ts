@@ -1,11 +1,13 @@
-import { answerWithOwnHandlers } from '../handlers/answer-with-own-handlers.js'
+import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
 import { checkOwnHandlers, type OwnHandler } from '../handlers/check-own-handlers.js'
-import type { SandboxRequest, TransportFault } from '../http/types.js'
+import type { SandboxResponse, TransportFault } from '../http/types.js'
 import { belowBasePath } from '../pipeline/locate.js'
 import { checkOptionNames } from '../sandbox/check-option-names.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { SANDBOX_OPTION_NAMES, type SandboxOptions } from '../sandbox/sandbox-options.js'
 import { crossOriginHeaders } from './cross-origin-headers.js'
+import { forwardWithRoute, type RouteFetch } from './forward-with-route.js'
+import { fulfilWithOwnHandlers } from './fulfil-with-own-handlers.js'
 
 /**
  * The parts of Playwright's `Route` and `Request` the sandbox uses. Written
@@ -18,14 +20,18 @@ export interface RouteLike {
     url(): string
     allHeaders(): Promise<Record<string, string>>
     postDataBuffer(): Uint8Array | null
+    /** Set once the page gave up on the request (`net::ERR_ABORTED`). */
+    failure?(): { errorText: string } | null
   }
   fulfill(response: {
     status: number
     headers: Record<string, string>
-    body: string
+    body: string | Buffer
   }): Promise<void>
   abort(errorCode?: string): Promise<void>
   fallback(): Promise<void>
+  /** Sends the request from the page's context (upstream mode forwards with it). */
+  fetch?: RouteFetch
 }
 
 type UrlMatcher = (url: URL) => boolean
@@ -64,44 +70,53 @@ const ABORT_CODES: Readonly<Record<TransportFault, string>> = {
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
-const toFetchRequest = (request: SandboxRequest): Request =>
-  new Request(request.url, {
-    method: request.method,
-    headers: Object.entries(request.headers).filter(
-      (entry): entry is [string, string] => entry[1] !== undefined,
-    ),
-    body:
-      request.method === 'GET' || request.method === 'HEAD' || request.body === null
-        ? null
-        : new Uint8Array(request.body),
-  })
+/** How often a held answer looks whether the page gave up on its request. */
+const GIVE_UP_POLL_MS = 50
 
 /**
- * Offers a request the sandbox does not answer to the user's own handlers,
- * and fulfils (or aborts, for `Response.error()`) the route with their
- * answer. Resolves false when none answers.
+ * Waits out a held answer's delay, or until the page gives up on the request
+ * (Playwright then reports its `failure()`, and has no event on the route).
+ * Resolves true when the page gave up.
  */
-const fulfilWithOwnHandlers = async (
-  route: RouteLike,
-  handlers: readonly OwnHandler[],
-  request: SandboxRequest,
-  origin: string | undefined,
+const holdUnlessGivenUp = async (
+  ms: number,
+  request: ReturnType<RouteLike['request']>,
 ): Promise<boolean> => {
-  const response = await answerWithOwnHandlers(handlers, toFetchRequest(request))
-  if (response === undefined) return false
-  if (response.type === 'error') {
-    await route.abort('failed')
-    return true
+  const deadline = Date.now() + ms
+  for (;;) {
+    if (request.failure?.() != null) return true
+    const left = deadline - Date.now()
+    if (left <= 0) return false
+    await wait(Math.min(left, GIVE_UP_POLL_MS))
   }
-  await route.fulfill({
+}
+
+type Fulfilment = Parameters<RouteLike['fulfill']>[0]
+
+/** An upstream's answer for `route.fulfill`: repeated headers joined (Set-Cookie by newlines, as Playwright wants). */
+const exactFulfilment = (response: SandboxResponse, cors: Record<string, string>): Fulfilment => {
+  // By lower-case name: the name as first sent, the values joined (a Map: any name stays a header).
+  const joined = new Map<string, [string, string]>()
+  for (const [name, value] of response.exact?.headers ?? []) {
+    const key = name.toLowerCase()
+    // CORS is between the page and the sandbox: the sandbox's headers win.
+    if (key.startsWith('access-control-')) continue
+    const seen = joined.get(key)
+    joined.set(
+      key,
+      seen === undefined
+        ? [name, value]
+        : [seen[0], `${seen[1]}${key === 'set-cookie' ? '\n' : ', '}${value}`],
+    )
+  }
+  for (const name in cors) joined.set(name.toLowerCase(), [name, cors[name] as string])
+  const headers = Object.fromEntries(joined.values())
+  const bytes = response.exact?.body ?? new Uint8Array(0)
+  return {
     status: response.status,
-    headers: {
-      ...Object.fromEntries(response.headers),
-      ...crossOriginHeaders({ origin, url: request.url }),
-    },
-    body: await response.text(),
-  })
-  return true
+    headers,
+    body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+  }
 }
 
 /**
@@ -129,6 +144,9 @@ export const installSandbox = async <const S extends string = never>(
   checkOptionNames(options, PLAYWRIGHT_OPTION_NAMES, 'install the sandbox')
   const { handlers, ...coreOptions } = Object(options) as PlaywrightSandboxOptions<S>
   const own = checkOwnHandlers(handlers, 'install the sandbox')
+  // Upstream mode: `record` and `replay` may name files (docs/upstream.md).
+  if (coreOptions.upstream !== undefined)
+    coreOptions.upstream = resolveUpstreamFiles(coreOptions.upstream).option
   const sandbox = createSandboxCore(
     typeof options === 'object' && options !== null ? coreOptions : options,
   )
@@ -145,10 +163,15 @@ export const installSandbox = async <const S extends string = never>(
     const method = request.method()
     const headers = await request.allHeaders()
     const origin = headers.origin
+    const body = request.postDataBuffer()
+    const sandboxRequest = {
+      method,
+      url,
+      headers,
+      body: body === null ? null : new Uint8Array(body),
+    }
     if (!inApi(new URL(url))) {
-      const body = request.postDataBuffer()
-      const outside = { method, url, headers, body: body === null ? null : new Uint8Array(body) }
-      if (!(await fulfilWithOwnHandlers(route, own, outside, origin))) await route.fallback()
+      if (!(await fulfilWithOwnHandlers(route, own, sandboxRequest, origin))) await route.fallback()
       return
     }
     if (method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) {
@@ -160,26 +183,35 @@ export const installSandbox = async <const S extends string = never>(
       })
       return
     }
-    const body = request.postDataBuffer()
-    const sandboxRequest = {
-      method,
-      url,
-      headers,
-      body: body === null ? null : new Uint8Array(body),
-    }
-    let response = await sandbox.handle(sandboxRequest, { passUnknownRoutes: own.length > 0 })
-    if (response === null && own.length > 0) {
+    const forward = forwardWithRoute(route)
+    let answer = await sandbox.answer(sandboxRequest, {
+      passUnknownRoutes: own.length > 0,
+      forward,
+    })
+    if (answer === null && own.length > 0) {
       // A path the contract does not define: the user's handlers first, then the sandbox's 404.
       if (await fulfilWithOwnHandlers(route, own, sandboxRequest, origin)) return
-      response = await sandbox.handle(sandboxRequest)
+      answer = await sandbox.answer(sandboxRequest, { forward })
     }
-    if (response === null) {
+    if (answer === null) {
       await route.fallback()
       return
     }
-    if (response.delayMs !== undefined && response.delayMs > 0) await wait(response.delayMs)
+    const { response } = answer
+    if (response.delayMs !== undefined && response.delayMs > 0) {
+      if (await holdUnlessGivenUp(response.delayMs, request)) {
+        // The page gave up (decision 0032): the journal says so; the route is settled quietly.
+        await answer.markAborted()
+        await route.abort('aborted').catch(() => {})
+        return
+      }
+    }
     if (response.fault !== undefined) {
       await route.abort(ABORT_CODES[response.fault])
+      return
+    }
+    if (response.exact !== undefined) {
+      await route.fulfill(exactFulfilment(response, crossOriginHeaders({ origin, url })))
       return
     }
     await route.fulfill({

@@ -2,6 +2,7 @@ import { createBaseKeys } from '../auth/key-registry.js'
 import type { FidelitySettings } from '../contract/fidelity.js'
 import type { PetStore } from '../db/pet-store.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
+import { type Har, toHAR } from '../journal/to-har.js'
 import { type Answer, type HandleOptions, handleRequest } from '../pipeline/handle-request.js'
 import type { PipelineContext } from '../pipeline/pipeline-context.js'
 import { builtInScenarios } from '../scenarios/built-in-scenarios.js'
@@ -17,6 +18,10 @@ import {
   type SessionSummary,
 } from '../state/sandbox-state.js'
 import { openSharedState, type SharedState } from '../state/shared-store.js'
+import type { UpstreamMode } from '../upstream/create-upstream-mode.js'
+import { createSessionModes } from '../upstream/session-modes.js'
+import { resolveUpstreamOptions, type SessionMode } from '../upstream/upstream-options.js'
+import { createModeControls } from './mode-controls.js'
 import { type HandleInput, normalizeRequest } from './normalize-request.js'
 import { type ResetOptions, readResetScope } from './reset-options.js'
 import { resolveOptions } from './resolve-options.js'
@@ -81,6 +86,8 @@ export interface SandboxCore<S extends string = never> extends SessionControls<S
    * A sandbox on a shared store cannot answer after it.
    */
   disconnect(): Promise<void>
+  /** Upstream mode (the `upstream` option, contract §17); without it, `modes` is `['sandbox']`. */
+  readonly upstream: UpstreamControls
   /** The controls of one session, created on first use (the same controls as the sandbox's own). */
   session(id: string): SessionControls<S>
   readonly sessions: {
@@ -95,6 +102,23 @@ export interface SandboxCore<S extends string = never> extends SessionControls<S
     pets(id: string): PetStore | undefined
   }
 }
+
+/** What a sandbox in front of an upstream tells and keeps (docs/upstream.md). */
+export interface UpstreamControls {
+  /** The upstream's base URL (a password in it hidden); undefined without one. */
+  readonly url: string | undefined
+  /** The modes a session can be in: `sandbox`, plus `upstream` with a URL, `replay` with a recording. */
+  readonly modes: readonly SessionMode[]
+  /** The forwarded traffic recorded so far, HAR 1.2 (no entries without the `record` option). */
+  recording(): Promise<Har>
+  /** Resolves once the recording's file (or function) has every recorded answer. */
+  flush(): Promise<void>
+  /** The recording being replayed: answers indexed, entries skipped; undefined without `replay`. */
+  replay(): Promise<{ answers: number; skipped: number } | undefined>
+}
+
+const hidePassword = (url: string | undefined): string | undefined =>
+  url?.replace(/\/\/[^@/]*@/, '//***@')
 
 /**
  * Creates the sandbox's core without MSW: what the standalone server and the
@@ -165,6 +189,34 @@ export const createSandboxCore = <const S extends string = never>(
     instance: options.instance,
   }
 
+  // Upstream mode (contract §17): its code is imported only when the option is given.
+  const upstream =
+    options.upstream === undefined ? undefined : resolveUpstreamOptions(options.upstream)
+  const modes = createSessionModes(upstream?.startMode ?? 'sandbox', upstream?.modes ?? ['sandbox'])
+  let front: Promise<UpstreamMode> | undefined
+  let loaded: UpstreamMode | undefined
+  if (upstream !== undefined) {
+    const config = upstream
+    front = import('../upstream/create-upstream-mode.js').then(({ createUpstreamMode }) => {
+      loaded = createUpstreamMode({ ctx, config, modes })
+      return loaded
+    })
+    const loading = front
+    ctx.upstream = {
+      inFront: (id) => modes.get(id) !== 'sandbox',
+      answer: async (input) => (loaded ?? (await loading)).answer(input),
+    }
+    // A reset or a dropped session starts over: the start mode, the recording from its start.
+    const startOver = (session: string): void => {
+      modes.forget(session)
+      loaded?.rewind(session)
+    }
+    state.events.on('reset', ({ session }) => startOver(session))
+    state.events.on('session', ({ session, type }) => {
+      if (type === 'drop') startOver(session)
+    })
+  }
+
   // Untyped names inside: the controls check every name against the registry at run time.
   const controlsOf = (id: string): SessionControls<string> =>
     memory === undefined
@@ -177,8 +229,15 @@ export const createSandboxCore = <const S extends string = never>(
             baseKeys: stateOptions.baseKeys,
             now: options.now ?? (() => Date.now()),
           },
+          mode: createModeControls(modes, id),
         })
-      : createSessionControls({ id, state: memory, scenarios, resolve: () => memory.session(id) })
+      : createSessionControls({
+          id,
+          state: memory,
+          scenarios,
+          resolve: () => memory.session(id),
+          mode: createModeControls(modes, id),
+        })
   const own = controlsOf(DEFAULT_SESSION)
   const resetDefault = own.reset
   const answer = (request: HandleInput, handleOptions?: HandleOptions) =>
@@ -201,6 +260,15 @@ export const createSandboxCore = <const S extends string = never>(
     events: { on: state.events.on },
     state,
     scenarios,
+    upstream: {
+      url: hidePassword(upstream?.url),
+      modes: modes.available,
+      recording: async () => (await front)?.recording() ?? toHAR([]),
+      flush: async () => {
+        await (await front)?.flush()
+      },
+      replay: async () => (await front)?.replayed(),
+    },
     disconnect: async () => {
       await shared?.close()
     },

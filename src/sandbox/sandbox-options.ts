@@ -5,6 +5,7 @@ import type { RateLimiter } from '../rate-limit/rate-limiter.js'
 import type { ScenarioName } from '../scenarios/built-in-scenarios.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { StoreOption } from '../state/shared-store.js'
+import type { UpstreamOptions } from '../upstream/upstream-options.js'
 
 /**
  * Options of `createSandbox`. Every one is optional. `S` is the names of your
@@ -82,6 +83,15 @@ export interface SandboxOptions<S extends string = never> extends Partial<Fideli
    */
   store?: StoreOption
   /**
+   * Put the sandbox in front of a real deployment (contract §17): its base URL
+   * (`'https://staging.example.test/v1'`), or `{ url, key, timeoutMs, strict,
+   * localLimits, record, replay, replayFallback, mode }`. API requests are
+   * forwarded (the sandbox's own parameters removed) and every answer is
+   * checked against the contract; scenarios other than default, slow and flaky
+   * are still answered here. See docs/upstream.md.
+   */
+  upstream?: string | UpstreamOptions
+  /**
    * The name journal entries give the instance that answered (`instance`),
    * when several share a store. The standalone server's default on a store:
    * `<host name>:<process id>`; none otherwise.
@@ -112,6 +122,7 @@ export const SANDBOX_OPTION_NAMES = [
   'sessionTtlMs',
   'maxSessions',
   'store',
+  'upstream',
   'instance',
   ...FIDELITY_SETTING_NAMES,
 ] as const satisfies readonly (keyof SandboxOptions)[]

@@ -4,11 +4,16 @@ import type { PetStore } from '../db/pet-store.js'
 import { ApiError } from '../http/api-error.js'
 import type { JournalEntry } from '../journal/journal.js'
 import { type Har, type ToHarOptions, toHAR } from '../journal/to-har.js'
+import type { ClientReport } from '../judge/finding.js'
+import type { CoverageReport } from '../judge/measure-coverage.js'
+import type { ExpectOptions, RequestMatch } from '../judge/request-match.js'
 import type { ScenarioName } from '../scenarios/built-in-scenarios.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { MemorySessionState, MemoryState } from '../state/memory-state.js'
 import { SESSION_ID } from '../state/sandbox-state.js'
+import { createJournalJudge } from './judge-journal.js'
+import type { ModeControls } from './mode-controls.js'
 
 /** A scenario as the controls list it. */
 export interface ScenarioInfo {
@@ -61,6 +66,45 @@ export interface SessionControls<S extends string = never> {
   }
   /** The session's own pets (the store of the default scenario). */
   readonly db: { readonly pets: PetStore }
+  /** Assertions on the requests the session's journal holds (docs/judging-the-client.md). */
+  readonly requests: {
+    /**
+     * The journal's entries that match, in journal order (every field given
+     * must hold; `find()` gives them all). Asynchronous: its code loads when
+     * first used, and it reads a shared store's journal too.
+     *
+     * @example
+     * (await sandbox.requests.find({ method: 'GET', path: '/v1/pets/:petId' })).length // 2
+     */
+    find(match?: RequestMatch): Promise<JournalEntry[]>
+    /**
+     * Resolves the matching entries when there are `times` of them (default:
+     * at least one); rejects with a `RequestExpectationError` whose message
+     * shows the nearest misses as a diff otherwise. Works on a shared store too.
+     *
+     * @example
+     * await sandbox.requests.expect({ method: 'POST', path: '/v1/pets', body: { name: 'Rex' } }, { times: 1 })
+     */
+    expect(match: RequestMatch, options?: ExpectOptions): Promise<JournalEntry[]>
+  }
+  /**
+   * What the client did wrong in this session (contract §18): findings by
+   * rule, level and the journal `seq`s that show them, in journal order.
+   *
+   * @example
+   * const { findings } = await sandbox.report()
+   */
+  report(): Promise<ClientReport>
+  /**
+   * Which of the contract's statuses, notable headers and faults the client
+   * met in this session, per operation (what its tests never exercised).
+   *
+   * @example
+   * const { operations } = await sandbox.coverage()
+   */
+  coverage(): Promise<CoverageReport>
+  /** How the session answers: `sandbox`, or in front of an upstream, `upstream` or `replay` (contract §17). */
+  readonly mode: ModeControls
 }
 
 /**
@@ -69,7 +113,7 @@ export interface SessionControls<S extends string = never> {
  * wraps these methods).
  *
  * @example
- * const controls = createSessionControls({ id: 'w1', state, scenarios, resolve: () => state.session('w1') })
+ * const controls = createSessionControls({ id: 'w1', state, scenarios, resolve: () => state.session('w1'), mode })
  */
 export const createSessionControls = (input: {
   id: string
@@ -77,8 +121,9 @@ export const createSessionControls = (input: {
   scenarios: ScenarioRegistry
   /** The session behind the controls (created again if it was dropped meanwhile). */
   resolve: () => MemorySessionState
+  mode: ModeControls
 }): SessionControls<string> => {
-  const { id, state, scenarios, resolve } = input
+  const { id, state, scenarios, resolve, mode } = input
   const clock: SandboxClock = {
     now: () => resolve().now(),
     set: (time) => resolve().setClock(time),
@@ -88,6 +133,7 @@ export const createSessionControls = (input: {
       return resolve().clock().frozen
     },
   }
+  const judge = createJournalJudge(id, () => resolve().listJournal())
   return {
     id,
     get ready() {
@@ -131,5 +177,9 @@ export const createSessionControls = (input: {
         return resolve().pets
       },
     },
+    requests: { find: judge.find, expect: judge.expect },
+    report: judge.report,
+    coverage: judge.coverage,
+    mode,
   }
 }

@@ -4,6 +4,8 @@ import type { ListPetsQuery } from '../db/pet-records.js'
 import type { PetStore } from '../db/pet-store.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { SharedState } from '../state/shared-store.js'
+import { createJournalJudge } from './judge-journal.js'
+import type { ModeControls } from './mode-controls.js'
 import type { SessionControls } from './session-controls.js'
 
 const refuse = (what: string): never => {
@@ -25,7 +27,7 @@ const refuse = (what: string): never => {
  * See docs/decisions/0014-redis-shared-state.md.
  *
  * @example
- * const own = createSharedStoreControls({ id: 'default', state, scenarios })
+ * const own = createSharedStoreControls({ id: 'default', state, scenarios, fallback, mode })
  */
 export const createSharedStoreControls = (input: {
   id: string
@@ -33,9 +35,16 @@ export const createSharedStoreControls = (input: {
   scenarios: ScenarioRegistry
   /** What a session holds before this instance has seen it. */
   fallback: { startScenario: string; baseKeys: ReadonlyMap<string, ApiKeyInfo>; now: () => number }
+  /** The session's mode, held by this instance (contract §17). */
+  mode: ModeControls
 }): SessionControls<string> => {
-  const { id, state, scenarios, fallback } = input
+  const { id, state, scenarios, fallback, mode } = input
   const known = () => state.peek(id)
+  // The store's journal holds every instance's requests: judged asynchronously, through the seam.
+  const judge = createJournalJudge(id, async () => {
+    await state.ready
+    return (await state.session(id)).listJournal()
+  })
   const clock: SandboxClock = {
     now: () => known()?.frozen ?? fallback.now(),
     set: () => refuse('set the clock'),
@@ -90,5 +99,9 @@ export const createSharedStoreControls = (input: {
         } as unknown as PetStore
       },
     },
+    requests: { find: judge.find, expect: judge.expect },
+    report: judge.report,
+    coverage: judge.coverage,
+    mode,
   }
 }

@@ -61,6 +61,14 @@ export interface Scenario<Name extends string = string> {
   fault?: TransportFault | ((ctx: ScenarioContext) => TransportFault | undefined)
   /** Seed of the scenario's `random()` stream (default: the sandbox's `seed`). */
   seed?: number
+  /**
+   * In front of an upstream (contract §17): true when the scenario only
+   * disturbs a real answer (its `delayMs`, `fault` and `respond` hooks run,
+   * then the request is forwarded instead of running the operation), as
+   * `default`, `slow` and `flaky` do. Otherwise (the default) the sandbox
+   * answers the request itself and it never reaches the upstream.
+   */
+  forwards?: boolean
 }
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Forwarder } from '../http/forwarder.js'
 import type { JournalRecord } from '../journal/journal.js'
 import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { buildSandboxRequest, requestOrigin, requestUrl } from './build-sandbox-request.js'
@@ -13,6 +14,8 @@ export interface ApiAnswerContext {
   fallbackHost: string
   /** Told about each answered request's journal record (the request log, the dashboard's chart). */
   onAnswered?: ((req: IncomingMessage, record: JournalRecord) => void) | undefined
+  /** How upstream mode reaches the upstream (default: the core's, over `fetch`). */
+  forward?: Forwarder | undefined
 }
 
 export interface AnswerOptions {
@@ -82,6 +85,7 @@ export const answerApiRequest = async (
     {
       passUnknownRoutes: options.passUnknownRoutes === true && !tooLarge,
       basePathHint: options.basePathHint,
+      forward: ctx.forward,
     },
   )
   if (answer === null) return false
@@ -92,6 +96,14 @@ export const answerApiRequest = async (
     req.resume()
   }
   ctx.onAnswered?.(req, record)
-  await writeSandboxResponse({ req, res, response, held: ctx.held, extra: options.headers })
+  await writeSandboxResponse({
+    req,
+    res,
+    response,
+    held: ctx.held,
+    extra: options.headers,
+    // Only a held answer listens for the client going away (decision 0032).
+    answer,
+  })
   return true
 }

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { hostname } from 'node:os'
 import type { Duplex } from 'node:stream'
+import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
 import { checkOwnHandlers } from '../handlers/check-own-handlers.js'
 import { ApiError } from '../http/api-error.js'
 import { internalError, routeNotFound } from '../http/errors.js'
@@ -23,6 +24,7 @@ import { DASHBOARD_HEADERS } from './dashboard/dashboard-headers.js'
 import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
+import { createNodeForwarder } from './forward-with-node-http.js'
 import { handleClientError, markAnswered, writeErrorAndClose } from './handle-client-error.js'
 import { serveOwnHandlers } from './serve-own-handlers.js'
 import { SERVER_LIMITS } from './server-limits.js'
@@ -82,15 +84,19 @@ export const createSandboxServer = <const S extends string = never>(
       'Failed to create the server: a data file and a shared store cannot be combined; the store (Redis) keeps the pets. Drop --data or --store.',
     )
   const handlers = checkOwnHandlers(givenHandlers, 'create the server')
+  // Upstream mode (contract §17): record and replay files, and a keep-alive client to the upstream.
+  const files = resolveUpstreamFiles(sandboxOptions.upstream)
   // Several instances on one store: each names itself in the journal entries it writes.
   const sandbox = createSandboxCore({
     ...sandboxOptions,
+    upstream: files.option,
     instance:
       sandboxOptions.instance ??
       (sandboxOptions.store === undefined
         ? undefined
         : `${hostname()}:${process.pid}`.replace(/[^A-Za-z0-9._:@-]/g, '-').slice(-64)),
   })
+  const forwarder = sandbox.upstream.url === undefined ? undefined : createNodeForwarder()
   // One count of wrong admin tokens for the control API and the dashboard (issue 24).
   const access = createControlAccess({ adminToken, now: sandboxOptions.now })
   const dashboard = createDashboard({ sandbox, access })
@@ -114,6 +120,7 @@ export const createSandboxServer = <const S extends string = never>(
     get fallbackHost() {
       return fallbackHost
     },
+    forward: forwarder?.forward,
     onAnswered:
       onRequest === undefined
         ? (_req, record) => dashboard.count(record.status)
@@ -290,6 +297,9 @@ export const createSandboxServer = <const S extends string = never>(
         await sandbox.ready.catch(() => {})
         await data?.flush()
         data?.detach()
+        await sandbox.upstream.flush()
+        await files.flush()
+        forwarder?.close()
         // Hook (issue 13): the shared store's connection.
         await sandbox.disconnect()
       })()

@@ -31,5 +31,11 @@ export const describeRequest = (input: {
     scenario: entry?.scenario ?? '-',
     plan: entry === undefined ? '-' : (entry.plan ?? 'no-key'),
     session: entry?.session ?? '-',
+    ...(entry === undefined || entry.source === 'sandbox'
+      ? {}
+      : {
+          source: entry.source,
+          violations: entry.violations.map((violation) => violation.rule),
+        }),
   }
 }

@@ -12,6 +12,10 @@ export interface RequestLogEntry {
   plan: string
   /** The session that answered, or `-` outside the API. */
   session: string
+  /** Where the answer came from, in upstream mode (`upstream`, `replay`); absent for the sandbox's own. */
+  source?: 'upstream' | 'replay' | undefined
+  /** The contract rules an upstream's answer broke (contract §17); absent or empty when none. */
+  violations?: readonly string[] | undefined
 }
 
 const MAX_PATH = 120
@@ -19,6 +23,8 @@ const MAX_PATH = 120
 /**
  * One request, one line, aligned for a terminal:
  * `12:00:01.234 GET    /v1/pets?limit=5  200   1.4ms  default  free`.
+ * In upstream mode the line says where the answer came from and names the
+ * rules it broke: `… default  upstream  ! spec.rate-limit.headers, spec.errors.body`.
  *
  * @example
  * console.log(formatLogLine({ method: 'GET', path: '/v1/pets', status: 200, ms: 1.4, scenario: 'default', plan: 'free' }))
@@ -35,6 +41,10 @@ export const formatLogLine = (entry: RequestLogEntry, at: Date = new Date()): st
     escapeControls(entry.scenario).padEnd(12),
     escapeControls(entry.plan).padEnd(10),
     escapeControls(entry.session),
+    ...(entry.source === undefined ? [] : [` ${entry.source}`]),
+    ...(entry.violations === undefined || entry.violations.length === 0
+      ? []
+      : [` ! ${escapeControls(entry.violations.join(', '))}`]),
   ].join(' ')
 }
 

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { SandboxResponse } from '../http/types.js'
+import type { ExactAnswer, SandboxResponse } from '../http/types.js'
 
 /** Timers of answers being held (delays, `timeout` faults), so a shutdown can cut them short. */
 export interface HeldAnswers {
   /** Longest a delay or a `timeout` fault holds a request (ms). */
   readonly maxHoldMs: number
-  hold(ms: number, then: () => void): void
+  /** Runs `then` after `ms` (at most `maxHoldMs`); the function returned cancels it. */
+  hold(ms: number, then: () => void): () => void
   /** Runs every held continuation now. */
   releaseAll(): void
 }
@@ -27,6 +28,10 @@ export const createHeldAnswers = (maxHoldMs: number): HeldAnswers => {
         Math.min(Math.max(ms, 0), maxHoldMs),
       )
       timers.set(timer, then)
+      return () => {
+        clearTimeout(timer)
+        timers.delete(timer)
+      }
     },
     releaseAll() {
       for (const [timer, then] of timers) {
@@ -36,6 +41,42 @@ export const createHeldAnswers = (maxHoldMs: number): HeldAnswers => {
       }
     },
   }
+}
+
+// Statuses whose answers have no body, whatever their headers say.
+const NO_BODY: ReadonlySet<number> = new Set([204, 304])
+
+/**
+ * An upstream's answer as received (contract §17): its header names and
+ * repeated headers as sent, its bytes. The sandbox's CORS headers (`extra`)
+ * replace the upstream's own: the browser talks to the sandbox.
+ */
+const writeExact = (
+  res: ServerResponse,
+  status: number,
+  exact: ExactAnswer,
+  extra: Readonly<Record<string, string>> | undefined,
+): void => {
+  const head = res.req.method === 'HEAD'
+  const withBody = !head && !NO_BODY.has(status)
+  // A flat name/value list: repeated headers stay separate lines, any name stays a header.
+  const headers: string[] = []
+  const ours = new Set<string>()
+  if (extra !== undefined)
+    for (const name in extra) {
+      headers.push(name, extra[name] as string)
+      ours.add(name.toLowerCase())
+    }
+  for (const [name, value] of exact.headers) {
+    const key = name.toLowerCase()
+    if (key === 'content-length' && withBody) continue
+    // CORS is between the browser and the sandbox: the sandbox's headers win.
+    if (key.startsWith('access-control-') && (ours.has(key) || res.hasHeader(key))) continue
+    headers.push(name, value)
+  }
+  if (withBody) headers.push('Content-Length', String(exact.body.byteLength))
+  res.writeHead(status, headers)
+  res.end(withBody ? exact.body : undefined)
 }
 
 /**
@@ -50,6 +91,10 @@ export const writeNow = (
   extra?: Readonly<Record<string, string>>,
 ): void => {
   if (res.headersSent || res.destroyed) return
+  if (response.exact !== undefined) {
+    writeExact(res, response.status, response.exact, extra)
+    return
+  }
   const body = response.body
   const headers: Record<string, string | number> = {}
   if (extra !== undefined) for (const name in extra) headers[name] = extra[name] as string
@@ -70,6 +115,9 @@ export const writeNow = (
  * then writes it, or fails the connection for a transport fault —
  * `network-error` destroys the socket after the delay, `timeout` holds it for
  * its delay (the bound when none, never longer) and then destroys it. Resolves when the request is done with.
+ * When the client closes the connection while its answer is held, the
+ * `answer` is marked aborted (its journal entry says so, decision 0032) and
+ * the hold ends at once; an answer written at once needs no listener.
  *
  * @example
  * await writeSandboxResponse({ req, res, response, held })
@@ -81,8 +129,10 @@ export const writeSandboxResponse = (input: {
   held: HeldAnswers
   /** Headers to write first (the CORS headers of the hot path). */
   extra?: Readonly<Record<string, string>> | undefined
+  /** The core's answer, told when the client goes away while it is held. */
+  answer?: { markAborted(): Promise<void> } | undefined
 }): Promise<void> => {
-  const { req, res, response, held, extra } = input
+  const { req, res, response, held, extra, answer } = input
   const fault = response.fault
   const delay = response.delayMs ?? 0
   if (fault === undefined && delay <= 0) {
@@ -90,7 +140,15 @@ export const writeSandboxResponse = (input: {
     return Promise.resolve()
   }
   return new Promise((resolve) => {
+    let cancel: (() => void) | undefined
+    const gone = (): void => {
+      // The client closed the connection before the answer (or the fault) reached it.
+      cancel?.()
+      answer?.markAborted().catch(() => {})
+      resolve()
+    }
     const act = (): void => {
+      res.off('close', gone)
       if (fault !== undefined) req.socket.destroy()
       else writeNow(res, response, extra)
       resolve()
@@ -99,6 +157,9 @@ export const writeSandboxResponse = (input: {
     const ms =
       fault !== undefined && fault !== 'network-error' && delay <= 0 ? held.maxHoldMs : delay
     if (ms <= 0) act()
-    else held.hold(ms, act)
+    else {
+      res.once('close', gone)
+      cancel = held.hold(ms, act)
+    }
   })
 }

@@ -221,6 +221,9 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
       store: (scenario) => scenarioState.store(scenario) ?? pets,
       random: (scenario) => scenarioState.random(scenario),
       record: (entry) => journal.record(entry),
+      markAborted(record) {
+        record.aborted = true
+      },
       touch() {
         lastUsed = realNow()
       },

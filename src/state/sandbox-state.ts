@@ -49,6 +49,12 @@ export interface SessionState {
    * redacts or serializes on the request's path (decision 0020).
    */
   record(capture: JournalCapture): Awaitable<JournalRecord>
+  /**
+   * Marks a record of this session `aborted` (the client went away before its
+   * answer arrived), where its readers see it: the record in memory, the
+   * entry in a shared store. Never on the request's path (decision 0032).
+   */
+  markAborted(record: JournalRecord): Awaitable<void>
 
   // The controls (the control API awaits these; the in-memory ones are synchronous).
   // Every mutation emits its event on the sandbox (`scenario`, `clock`, `keys`, `reset`).

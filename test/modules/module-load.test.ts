@@ -30,6 +30,13 @@ const EXPECTED: Record<string, Record<Package, boolean>> = {
     zod: true,
   },
   'petstore-sandbox/server': { msw: false, '@faker-js/faker': true, '@msw/data': true, zod: true },
+  // The matchers (issue 23) read a sandbox's journal through its controls: no dependency.
+  'petstore-sandbox/matchers': {
+    msw: false,
+    '@faker-js/faker': false,
+    '@msw/data': false,
+    zod: false,
+  },
 }
 /** Not loadable in Node (the exports map gives it `node: null`): read from the bundle instead. */
 const BROWSER_EXPECTED: Record<Package, boolean> = {
@@ -165,12 +172,17 @@ describe('what each package entry loads (npm pack, installed, a fresh Node proce
   })
 
   it('bundles every dependency but msw (and ioredis, imported only when a Redis store is used)', () => {
-    const imports = Object.values(meta().outputs).flatMap((output) =>
-      output.imports.filter((i) => i.external === true),
+    const imports = Object.entries(meta().outputs).flatMap(([output, { imports }]) =>
+      imports.filter((i) => i.external === true).map((i) => ({ ...i, output })),
     )
     const others = imports.filter((i) => !i.path.startsWith('node:') && !i.path.startsWith('msw'))
-    expect([...new Set(others.map((i) => `${i.path} ${i.kind}`))]).toEqual([
+    expect([...new Set(others.map((i) => `${i.path} ${i.kind}`))].sort()).toEqual([
       'ioredis dynamic-import',
+      'vitest import-statement',
+    ])
+    // vitest is the user's own, imported by petstore-sandbox/vitest only (to extend its expect).
+    expect(others.filter((i) => i.path === 'vitest').map((i) => i.output)).toEqual([
+      'dist/runtimes/vitest.js',
     ])
   })
 

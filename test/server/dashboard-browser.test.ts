@@ -184,6 +184,28 @@ describe('the dashboard in Chromium', () => {
     await page.close()
   })
 
+  it('shows the client-behaviour report of the session: each finding, its level and its requests', async () => {
+    const page = await newPage()
+    await openDashboard(page)
+    await page.locator('.client-report .empty').waitFor(WAIT)
+    await curl(`${origin}/v1/pets/2`, FREE)
+    await curl(`${origin}/v1/pets?api_key=sandbox-free`, FREE)
+    const findings = page.locator('.client-report .finding')
+    await expect.poll(() => findings.count(), WAIT).toBe(2)
+    const seqs = open.sandbox.journal.list().map((e) => `#${e.seq}`)
+    expect(await findings.nth(0).textContent()).toMatch(
+      new RegExp(`^warningdeprecated-operation${seqs[0]}1 call to getPet`),
+    )
+    expect(await findings.nth(1).textContent()).toMatch(
+      new RegExp(`^errorkey-in-query${seqs[1]}1 request sent a credential`),
+    )
+    expect(await page.locator('.client-report .panel-head .muted').textContent()).toBe(
+      '2 requests of default: 1 error, 1 warning',
+    )
+    await shoot(page, 'desktop-client-report', { selector: '.client-report' })
+    await page.close()
+  })
+
   it('sets, advances and releases the sandbox clock', async () => {
     const page = await newPage()
     await openDashboard(page)

@@ -46,6 +46,8 @@ export const createFlakyScenario = <const Name extends string = 'flaky'>(
     name,
     description: `A seeded ${percent} of requests fail, half as a failed connection and half as 503 service_unavailable (Retry-After: 1); the rest are the default answers. Reproducible after reset.`,
     ...(options.seed === undefined ? {} : { seed: options.seed }),
+    // With an upstream, the seeded share fails here and the rest is forwarded.
+    forwards: true,
     respond: ({ random }) => {
       const draw = random()
       if (draw >= rate) return undefined

@@ -10,4 +10,6 @@ export const slowScenario = defineScenario({
   description:
     'The default answers on the default store, each delayed 2000 ms; __delay=MS (0-30000) sets the delay.',
   delayMs: (ctx) => readDelayParam(ctx, SLOW_DELAY_MS),
+  // With an upstream, the real answer, late.
+  forwards: true,
 })

@@ -16,9 +16,12 @@ import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sandbox-state.js'
 import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
+import { answerMode, ModeBodySchema } from './answer-mode.js'
 import { checkControlOrigin } from './check-control-origin.js'
 import type { ControlAccess } from './create-control-access.js'
+import { coverRequests, expectRequests, listRequests, reportRequests } from './judge-routes.js'
 import { showKey } from './mask-key.js'
+import { ExpectBodySchema } from './read-request-filters.js'
 import { resetsEverySession } from './resets-every-session.js'
 
 /** The prefix of the control API (contract §9). */
@@ -150,6 +153,10 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
     await session.setSticky(name)
     return jsonResponse(200, await scenarioBody(ctx, session))
   })
+  .add('GET', '/mode', async (ctx, { session }) => answerMode(ctx.sandbox, session.id))
+  .add('PUT', '/mode', async (ctx, { session, body }) =>
+    answerMode(ctx.sandbox, session.id, await body(ModeBodySchema)),
+  )
   .add('GET', '/clock', async (_ctx, { session }) => jsonResponse(200, await clockBody(session)))
   .add('POST', '/clock', async (_ctx, { session, body }) => {
     const { advanceMs, now, realTime } = await body(ClockBodySchema)
@@ -202,9 +209,13 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
       throw new ApiError('key_not_found', `No API key "${key}" exists.`)
     return noContent()
   })
-  .add('GET', '/requests', async (_ctx, { session }) =>
-    jsonResponse(200, await session.listJournal()),
+  .add('GET', '/requests', async (_ctx, { session, url }) => listRequests(session, url))
+  // Issue 23: assertions, the client-behaviour report and coverage, over the seam's journal.
+  .add('POST', '/requests/expect', async (_ctx, { session, body }) =>
+    expectRequests(session, await body(ExpectBodySchema)),
   )
+  .add('GET', '/report', async (_ctx, { session }) => reportRequests(session))
+  .add('GET', '/coverage', async (_ctx, { session }) => coverRequests(session))
   // The journal as an HTTP Archive: opens in browser devtools, replays with routeFromHAR.
   .add('GET', '/requests.har', async (_ctx, { session }) =>
     jsonResponse(200, toHAR(await session.listJournal()), {

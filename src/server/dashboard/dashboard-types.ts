@@ -23,6 +23,10 @@ export interface FeedEntry {
   delayMs?: number | undefined
   request: FeedMessage
   response: FeedMessage | null
+  /** Where the answer came from: the sandbox, the upstream, or a recording (contract §17). */
+  source?: 'sandbox' | 'upstream' | 'replay' | undefined
+  /** Contract rules an upstream's (or a recording's) answer broke. */
+  violations?: { rule: string; message: string }[] | undefined
 }
 
 /** Headers (secrets redacted) and a body capped for display. */

@@ -60,6 +60,21 @@ return out
 `,
 )
 
+/**
+ * Replaces an entry by its aborted version (decision 0032), if the journal
+ * still holds it. ARGV: prefix, sid, seq, entryJson.
+ */
+const ABORT_SCRIPT = defineScript(
+  'abort',
+  `${PRELUDE}
+local journal, seq = T .. 'journal', tonumber(ARGV[3])
+if redis.call('ZCOUNT', journal, seq, seq) == 0 then return 0 end
+redis.call('ZREMRANGEBYSCORE', journal, seq, seq)
+redis.call('ZADD', journal, seq, ARGV[4])
+return 1
+`,
+)
+
 /** Drops entries the server-wide budget evicted. ARGV: prefix, sid, seq… */
 const EVICT_SCRIPT = defineScript(
   'evict',
@@ -153,6 +168,11 @@ export interface RedisJournal {
    */
   record(sid: string, seq: number | undefined, capture: JournalCapture): JournalRecord
   list(sid: string): Promise<JournalEntry[]>
+  /**
+   * Marks a record `aborted` (the client gave up on its held answer): in the
+   * batch still to be written, or in the store (decision 0032).
+   */
+  markAborted(sid: string, record: JournalRecord): Promise<void>
   /** The newest answers of every instance after a cursor (the dashboard's feed). */
   recent(cursor: string | undefined, max: number): Promise<RecentRequests>
 }
@@ -280,6 +300,16 @@ export const createRedisJournal = (
         process.nextTick(flush)
       }
       return record
+    },
+    async markAborted(sid, record) {
+      record.aborted = true
+      // Still in the batch: it is written aborted. Numbered by Redis (0): a held answer never is.
+      if (!keeps || record.seq <= 0 || pending.get(sid)?.includes(record) === true) return
+      await connection.run(ABORT_SCRIPT, keyOf(sid), [
+        sid,
+        record.seq,
+        JSON.stringify(toJournalEntry(record)),
+      ])
     },
     async list(sid) {
       const rows = (await connection.run(JOURNAL_SCRIPT, keyOf(sid), [sid])) as string[]

@@ -89,6 +89,7 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
       seq = undefined
       return journal.record(sid, number, capture)
     },
+    markAborted: (record) => journal.markAborted(sid, record),
     async setSticky(name) {
       await sessions.control(sid, 'sticky', name)
       ctx.emit('scenario', { session: sid, name })

@@ -255,7 +255,7 @@ export interface paths {
         };
         /**
          * The request journal
-         * @description The last requests the API answered (bounded, oldest first), with `Authorization` values redacted.
+         * @description The last requests the API answered (bounded, oldest first), with `Authorization` values redacted. Query parameters filter it (docs/judging-the-client.md): `method` (repeatable), `path` (`/v1/pets/:petId`) or `pathRegExp`, `status` (repeatable; `none` for a failed connection), `operation`, `body` (JSON, matched as a subset), `query.NAME` and `header.NAME`. Any other parameter but the sandbox's own (`__session`) is 400 `invalid_parameter`.
          */
         get: operations["listRequests"];
         put?: never;
@@ -279,6 +279,66 @@ export interface paths {
          * @description The journal as an HTTP Archive (HAR 1.2) with bodies (capped) and secrets redacted, to open in browser devtools or replay with Playwright's `routeFromHAR`. A failed connection has status 0 and `_error`; the sandbox's view of each request is in `_sandbox`. Takes the session selector like the journal.
          */
         get: operations["exportRequestsAsHar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/requests/expect": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Assert on the request journal
+         * @description Answers 200 when the session's journal holds `times` requests matching (default: at least one), else 409 `expectation_not_met` with the nearest misses as a diff, so a test against a server (Playwright, say) can assert on what its client sent. Reads the journal through the state seam: on a shared store, every instance's requests count. Takes the session selector.
+         */
+        post: operations["expectRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The client-behaviour report
+         * @description What the client did wrong in the session, by the rules of contract §18 over its journal and the sandbox clock: retrying before `Retry-After`, no exponential back-off, requests while banned, the deprecated getPet, a key in the query string, a duplicate create after a failure it gave up on, a refused key used again. Findings in journal order; an empty session has none. Takes the session selector.
+         */
+        get: operations["reportClient"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/coverage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the client met of the contract
+         * @description Per operation, which of the contract's statuses, notable headers (`Retry-After`, `Link: rel="next"`, `Sunset`) and transport faults the client met in the session, with what it never met in `unmet`. Takes the session selector.
+         */
+        get: operations["coverClient"];
         put?: never;
         post?: never;
         delete?: never;
@@ -388,6 +448,30 @@ export interface paths {
          * @description What the dashboard uses, so that the page never holds the text of a generated key it did not create.
          */
         delete: operations["revokeKeyByRef"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/mode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How the session answers
+         * @description Upstream mode (see docs/upstream.md): whether the session selected with `__session` / `X-Sandbox-Session` is answered by the sandbox, forwarded to the upstream, or answered from a recording, and what the sandbox was started with.
+         */
+        get: operations["getMode"];
+        /**
+         * Move the session to another mode
+         * @description Takes effect with the next request; a reset (or a dropped session) goes back to the start mode. Local only: nothing is sent to the upstream.
+         */
+        put: operations["setMode"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -638,6 +722,29 @@ export interface components {
             request: components["schemas"]["SandboxJournalMessage"];
             /** @description What the client received; null when the connection was failed. */
             response: components["schemas"]["SandboxJournalMessage"] | null;
+            /**
+             * @description The routed operation, whatever the outcome; null when no API route matched.
+             * @enum {string|null}
+             */
+            operation?: "listPets" | "createPet" | "getPet" | null;
+            /** @description Who called (contract §18): `key:<ref>` for a valid key, else `anon:<client address>`. */
+            caller?: string;
+            /** @description The `<ref>` of the bearer token sent, valid or not (the redaction hint and 8 hex digits of a hash: never the key); null for none. */
+            keyRef?: string | null;
+            /** @description The Error body's `code` when the answer is an Error, else null. */
+            code?: string | null;
+            /** @description True when the client went away before the answer (or the fault) reached it: a held answer (a `slow` delay, a `timeout`) it gave up on. */
+            aborted?: boolean;
+            /**
+             * @description Where the answer came from: the sandbox, the upstream (a forwarded request, whatever came back), or a recording.
+             * @enum {string}
+             */
+            source?: "sandbox" | "upstream" | "replay";
+            /** @description Rules of the contract the upstream's (or the recording's) answer broke, by stable id (`spec.<area>.<rule>`, `gap.<setting>`); empty otherwise. */
+            violations?: {
+                rule: string;
+                message: string;
+            }[];
         };
         SandboxJournalMessage: {
             /** @description Lower-case header names; `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and `X-Api-Key` redacted. */
@@ -729,6 +836,139 @@ export interface components {
             code?: "stream_limit_reached";
             /** @constant */
             status?: 503;
+        };
+        /** @description Which requests to find in the journal (docs/judging-the-client.md). Every field given must hold; an omitted field matches anything. */
+        SandboxRequestMatch: {
+            /** @description The method, any case, or any of several. */
+            method?: string | string[];
+            /** @description The URL's path exactly (`/v1/pets`), a pattern with `:param` segments (`/v1/pets/:petId`), or a full URL without the query. */
+            path?: string;
+            /** @description A regular expression (JavaScript syntax) tested on the path; not with `path`. */
+            pathRegExp?: string;
+            /** @description Query parameters that must be present with these values (others may be present too). */
+            query?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description Request headers that must be present with these values (names in any case), as the journal shows them (secrets redacted); `Authorization: Bearer <key>` matches the key it names. */
+            headers?: {
+                [key: string]: string | number | boolean;
+            };
+            /** @description The JSON body holds this: objects by their given keys (recursively), arrays element by element, other values by equality; a string matches a non-JSON body's text. */
+            body?: unknown;
+            /** @description The status the client got, or any of several; null for a failed connection. */
+            status?: (number | null) | (number | null)[];
+            /** @enum {string} */
+            operation?: "listPets" | "createPet" | "getPet";
+        };
+        SandboxExpectation: components["schemas"]["SandboxRequestMatch"] & {
+            /** @description Exactly this many matching requests (0: none); omitted: at least one. */
+            times?: number;
+        };
+        ExpectationNotMetError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "expectation_not_met";
+            /** @constant */
+            status?: 409;
+            /** @description What was expected, what was received (of how many requests in which session), the requests that matched, and the nearest misses as a diff (`- expected`, `+ received`), in lines. */
+            message?: unknown;
+            /** @description First `times` (expected against received, with the matching requests' seqs), then one detail per field that differed in each nearest miss (at most three misses, nearest first): `field` is `method`, `path`, `query.NAME`, `headers.NAME`, `body.a.b[0]`, `status` or `operation`; `message` names the request (`#seq METHOD path`) and the expected and received values. */
+            details: unknown;
+        };
+        SandboxFinding: {
+            /** @enum {string} */
+            rule: "retry-before-retry-after" | "no-exponential-backoff" | "request-while-banned" | "deprecated-operation" | "key-in-query" | "duplicate-create-after-failure" | "repeated-invalid-key";
+            /** @enum {string} */
+            level: "error" | "warning";
+            message: string;
+            /** @description The journal entries that show it, ascending. */
+            seqs: number[];
+        };
+        /** @description What the client did wrong in one session (contract §18), in journal order. */
+        SandboxClientReport: {
+            session: string;
+            /** @description Requests judged. */
+            requests: number;
+            findings: components["schemas"]["SandboxFinding"][];
+        };
+        /** @description Which of the contract's statuses, notable headers and transport faults the client met in one session, per operation. */
+        SandboxCoverage: {
+            session: string;
+            requests: number;
+            /** @description Requests that matched no operation. */
+            unrouted: number;
+            operations: {
+                /** @enum {string} */
+                operation: "listPets" | "createPet" | "getPet";
+                method: string;
+                path: string;
+                requests: number;
+                statuses: {
+                    status: number;
+                    count: number;
+                }[];
+                headers: {
+                    /** @enum {string} */
+                    header: "Retry-After" | "Link: rel=\"next\"" | "Sunset";
+                    count: number;
+                }[];
+                faults: {
+                    /** @enum {string} */
+                    fault: "network-error" | "timeout" | "aborted";
+                    count: number;
+                }[];
+                /** @description Statuses (as text), headers and faults never met. */
+                unmet: string[];
+            }[];
+        };
+        /** @description Upstream mode (the `upstream` option, `--upstream`): the upstream could not be reached (`upstream_unavailable`: connection refused or reset, DNS or TLS failure), or, with `--strict-upstream`, its answer broke a `spec.*` rule of the contract (`upstream_contract_violation`; the message and `details` name each rule, `details[].field` being the rule id). Any forwarded operation may answer it, with the rate-limit headers. */
+        UpstreamBadGatewayError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "upstream_unavailable" | "upstream_contract_violation";
+            /** @constant */
+            status?: 502;
+        };
+        /** @description Upstream mode: the upstream did not answer within the upstream timeout (10 s unless `--upstream-timeout`). Any forwarded operation may answer it, with the rate-limit headers. */
+        UpstreamTimeoutError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "upstream_timeout";
+            /** @constant */
+            status?: 504;
+        };
+        /** @description Replay mode (`--replay FILE`): the recording holds no answer for this request (method, path, query and a POST body); `details[0].message` names it. With `--replay-fallback sandbox` the sandbox answers instead. */
+        ReplayMissError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "replay_miss";
+            /** @constant */
+            status?: 404;
+            details: unknown[];
+        };
+        ModeUnavailableError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "mode_unavailable";
+            /** @constant */
+            status?: 409;
+            details: unknown[];
+        };
+        SandboxMode: {
+            /** @description How this session answers: the sandbox itself, the upstream (forwarded, every answer checked), or the recording. */
+            mode: components["schemas"]["SandboxModeName"];
+            /** @description The modes this sandbox has: `sandbox`, plus `upstream` with `--upstream` and `replay` with `--replay`. */
+            modes: components["schemas"]["SandboxModeName"][];
+            /** @description The upstream's base URL (a password in it hidden), or null. */
+            upstream: string | null;
+            /** @description The recording being replayed: answers indexed and entries skipped (outside the base path), or null. */
+            replay: {
+                answers: number;
+                skipped: number;
+            } | null;
+            /** @description Forwarded answers recorded so far (`--record`). */
+            recorded: number;
+        };
+        /** @enum {string} */
+        SandboxModeName: "sandbox" | "upstream" | "replay";
+        SandboxModeChange: {
+            /** @description The mode to move the session to. */
+            mode: components["schemas"]["SandboxModeName"];
         };
         ControlInvalidParameterError: components["schemas"]["Error"] & {
             /** @enum {unknown} */
@@ -1080,6 +1320,24 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["StreamLimitReachedError"];
+            };
+        };
+        /** @description The journal does not hold the requests expected (`expectation_not_met`): the message says what was received and shows the nearest misses as a diff; `details` holds the same, one difference each. */
+        ExpectationNotMet: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ExpectationNotMetError"];
+            };
+        };
+        /** @description The sandbox was started without what that mode needs (`mode_unavailable`): `upstream` needs `--upstream`, `replay` needs `--replay`. */
+        ModeUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ModeUnavailableError"];
             };
         };
     };
@@ -1642,7 +1900,20 @@ export interface operations {
     };
     listRequests: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The method; repeat for any of several. */
+                method?: string;
+                /** @description The path exactly, or a pattern with `:param` segments. */
+                path?: string;
+                /** @description A regular expression tested on the path. */
+                pathRegExp?: string;
+                /** @description The status; repeat for any of several; `none` for a failed connection. */
+                status?: string;
+                /** @description The routed operation. */
+                operation?: "listPets" | "createPet" | "getPet";
+                /** @description JSON the request body must hold. */
+                body?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1656,6 +1927,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SandboxJournalEntry"][];
+                };
+            };
+            /** @description A filter that is not one, or a bad value (`invalid_parameter`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestError"];
                 };
             };
             403: components["responses"]["Forbidden"];
@@ -1712,6 +1992,95 @@ export interface operations {
                             entries: Record<string, never>[];
                         };
                     };
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+        };
+    };
+    expectRequests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "method": "POST",
+                 *       "path": "/v1/pets",
+                 *       "body": {
+                 *         "name": "Rex"
+                 *       },
+                 *       "times": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxExpectation"];
+            };
+        };
+        responses: {
+            /** @description The journal holds what was expected. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        matched: number;
+                        seqs: number[];
+                    };
+                };
+            };
+            400: components["responses"]["ControlBadRequest"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            409: components["responses"]["ExpectationNotMet"];
+            413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
+        };
+    };
+    reportClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxClientReport"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+        };
+    };
+    coverClient: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The coverage. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxCoverage"];
                 };
             };
             403: components["responses"]["Forbidden"];
@@ -1864,6 +2233,64 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["KeyNotFound"];
             405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+        };
+    };
+    getMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session's mode. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxMode"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+        };
+    };
+    setMode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "mode": "sandbox"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxModeChange"];
+            };
+        };
+        responses: {
+            /** @description The session's mode, now the one given. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxMode"];
+                };
+            };
+            400: components["responses"]["ControlBadRequest"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            409: components["responses"]["ModeUnavailable"];
+            413: components["responses"]["ControlPayloadTooLarge"];
             429: components["responses"]["ControlTooManyRequests"];
         };
     };

@@ -1,7 +1,9 @@
 import { useState } from 'preact/hooks'
 import { call, forgetToken, readToken } from './api.js'
+import { ClientReportPanel } from './client-report-panel.js'
 import { ClockPanel } from './clock-panel.js'
 import { KeysPanel } from './keys-panel.js'
+import { ModePanel } from './mode-panel.js'
 import { PetsPanel } from './pets-panel.js'
 import { QuotaGauges } from './quota-gauges.js'
 import { RateChart } from './rate-chart.js'
@@ -105,8 +107,10 @@ export const App = () => {
             now={now}
           />
           <RateChart series={snapshot?.series} />
+          <ClientReportPanel requests={dash.entries.length} version={version} />
         </div>
         <div class="controls">
+          <ModePanel version={version} />
           <ScenarioPanel current={snapshot?.scenario} version={version} />
           <ClockPanel now={now} frozen={snapshot?.frozen ?? false} onChanged={changed} />
           <KeysPanel quotas={snapshot?.quotas ?? []} onChanged={changed} />

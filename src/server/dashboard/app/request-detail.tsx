@@ -63,7 +63,22 @@ export const RequestDetail = (props: { entry: FeedEntry; onClose(): void }) => {
         {entry.session}
         {entry.instance === undefined ? '' : ` · answered by ${entry.instance}`}
         {entry.durationMs === undefined ? '' : ` · ${entry.durationMs.toFixed(1)} ms`}
+        {entry.source !== undefined && entry.source !== 'sandbox'
+          ? ` · from the ${entry.source}`
+          : ''}
       </p>
+      {(entry.violations?.length ?? 0) > 0 && (
+        <section class="violation-list" aria-labelledby="violations-title">
+          <h3 id="violations-title">The answer broke the contract</h3>
+          <ul>
+            {entry.violations?.map((v) => (
+              <li key={`${v.rule}:${v.message}`}>
+                <code>{v.rule}</code> {v.message}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <div class="exchange">
         <Message title="Request" message={entry.request} />
         {entry.response === null ? (

@@ -107,6 +107,16 @@ export const RequestLog = (props: { entries: FeedEntry[]; onClear(): void }) => 
                 <span class="meta">
                   {e.scenario} · {e.plan ?? 'no valid key'} · {e.session}
                   {e.instance === undefined ? '' : ` · ${e.instance}`}
+                  {e.source !== undefined && e.source !== 'sandbox' && (
+                    <span class={`source src-${e.source}`}> · {e.source}</span>
+                  )}
+                  {(e.violations?.length ?? 0) > 0 && (
+                    <span class="violations">
+                      {' '}
+                      · {e.violations?.length} contract violation
+                      {e.violations?.length === 1 ? '' : 's'}
+                    </span>
+                  )}
                 </span>
               </button>
             </li>

@@ -1,0 +1,51 @@
+import { OPERATION_IDS } from '../contract/operation-ids.js'
+import type { JournalEntry } from '../journal/journal.js'
+import { keyRef } from '../journal/key-ref.js'
+import type { ClientReport } from '../judge/finding.js'
+import type { JudgeTools } from '../judge/judge-tools.js'
+import type { CoverageReport } from '../judge/measure-coverage.js'
+import type { ExpectOptions, RequestMatch } from '../judge/request-match.js'
+import { OPERATIONS } from '../operations/routes.js'
+import type { Awaitable } from '../state/sandbox-state.js'
+
+/** The judge's tools: passed in, so its lazily loaded code shares no module with the start-up code. */
+export const JUDGE_TOOLS: JudgeTools = { keyRef, operationIds: OPERATION_IDS }
+
+/** A session's journal, read when asked (memory now, a shared store later). */
+type ReadJournal = () => Awaitable<JournalEntry[]>
+
+/** What the controls of a session offer to judge its client (issue 23). */
+export interface JournalJudge {
+  find(match?: RequestMatch): Promise<JournalEntry[]>
+  expect(match: RequestMatch, options?: ExpectOptions): Promise<JournalEntry[]>
+  report(): Promise<ClientReport>
+  coverage(): Promise<CoverageReport>
+}
+
+/**
+ * The judging controls of one session, over its journal as the state seam
+ * reads it (so a shared store's journal, written by every instance, is the
+ * one judged). Every one is asynchronous and imports its code when first
+ * called: an app that never asserts never loads it (decision 0032).
+ *
+ * @example
+ * const judge = createJournalJudge('default', () => session.listJournal())
+ * await judge.expect({ method: 'POST', path: '/v1/pets' }, { times: 1 })
+ */
+export const createJournalJudge = (session: string, read: ReadJournal): JournalJudge => {
+  const load = () => import('../judge/judge-on-demand.js')
+  return {
+    find: async (match) => (await load()).findInJournal(await read(), match, JUDGE_TOOLS),
+    expect: async (match, options) =>
+      (await load()).expectInJournal({
+        entries: await read(),
+        match,
+        options,
+        session,
+        tools: JUDGE_TOOLS,
+      }),
+    report: async () => (await load()).reportClient(await read(), { session }),
+    coverage: async () =>
+      (await load()).measureCoverage(await read(), { session, operations: OPERATIONS }),
+  }
+}

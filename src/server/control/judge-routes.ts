@@ -1,0 +1,80 @@
+import { ApiError } from '../../http/api-error.js'
+import { jsonResponse } from '../../http/json-response.js'
+import type { SandboxResponse } from '../../http/types.js'
+import { compareEntry, findRequests } from '../../judge/compare-entry.js'
+import { describeExpectation, showValue } from '../../judge/describe-expectation.js'
+import { measureCoverage } from '../../judge/measure-coverage.js'
+import { reportClient } from '../../judge/report-client.js'
+import { OPERATIONS } from '../../operations/routes.js'
+import { JUDGE_TOOLS } from '../../sandbox/judge-journal.js'
+import type { SessionState } from '../../state/sandbox-state.js'
+import { type ExpectBody, readRequestFilters, toRequestMatch } from './read-request-filters.js'
+
+/**
+ * `GET /__sandbox/requests`: the session's journal, filtered when the query
+ * names filters (`method`, `path`, `status`, `query.NAME`, `header.NAME`, `body`…).
+ *
+ * @example
+ * await listRequests(session, url) // 200 [entries]
+ */
+export const listRequests = async (session: SessionState, url: URL): Promise<SandboxResponse> => {
+  const entries = await session.listJournal()
+  const filtered =
+    url.search === ''
+      ? entries
+      : findRequests(entries, readRequestFilters(url.searchParams), JUDGE_TOOLS)
+  return jsonResponse(200, filtered)
+}
+
+/**
+ * `POST /__sandbox/requests/expect`: 200 `{ matched, seqs }` when the journal
+ * holds `times` matching requests (default: at least one), else 409
+ * `expectation_not_met`: the diff of the nearest misses as the message, the
+ * count and each difference as `details`.
+ *
+ * @example
+ * await expectRequests(session, { method: 'POST', path: '/v1/pets', times: 1 })
+ */
+export const expectRequests = async (
+  session: SessionState,
+  input: ExpectBody,
+): Promise<SandboxResponse> => {
+  const { times, ...rest } = input
+  const match = toRequestMatch(rest, 'validation_failed')
+  const entries = await session.listJournal()
+  const matched = findRequests(entries, match, JUDGE_TOOLS)
+  if (times === undefined ? matched.length > 0 : matched.length === times)
+    return jsonResponse(200, { matched: matched.length, seqs: matched.map((e) => e.seq) })
+  const compared = entries.map((entry) => ({
+    entry,
+    differences: compareEntry(match, entry, JUDGE_TOOLS),
+  }))
+  const failure = describeExpectation({ compared, match, times, session: session.id })
+  // The contract's Error body, no more (§7): the diff is the message; each difference a detail.
+  const count = failure.matched.map((r) => `#${r.seq}`).join(', ')
+  throw new ApiError('expectation_not_met', failure.message, {
+    details: [
+      {
+        field: 'times',
+        message: `expected ${times ?? 'at least 1'}, received ${failure.matched.length}${count === '' ? '' : ` (${count})`} of ${failure.total}`,
+      },
+      ...failure.misses.flatMap((miss) =>
+        miss.differences.map((difference) => ({
+          field: difference.field,
+          message: `#${miss.seq} ${miss.method} ${miss.target}: expected ${showValue(difference.expected)}, received ${showValue(difference.received)}`,
+        })),
+      ),
+    ],
+  })
+}
+
+/** `GET /__sandbox/report`: the client-behaviour report of the session (contract §18). */
+export const reportRequests = async (session: SessionState): Promise<SandboxResponse> =>
+  jsonResponse(200, reportClient(await session.listJournal(), { session: session.id }))
+
+/** `GET /__sandbox/coverage`: what the client met of the contract in the session. */
+export const coverRequests = async (session: SessionState): Promise<SandboxResponse> =>
+  jsonResponse(
+    200,
+    measureCoverage(await session.listJournal(), { session: session.id, operations: OPERATIONS }),
+  )

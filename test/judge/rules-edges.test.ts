@@ -1,0 +1,266 @@
+import { describe, expect, it } from 'vitest'
+import type { JournalEntry } from '../../src/index.js'
+import { keyRef } from '../../src/journal/key-ref.js'
+import { entriesFromHAR } from '../../src/judge/entries-from-har.js'
+import { measureCoverage } from '../../src/judge/measure-coverage.js'
+import { reportClient } from '../../src/judge/report-client.js'
+import { OPERATIONS } from '../../src/operations/routes.js'
+
+// The rules' edges on hand-made journals: the clock's boundaries, HTTP-date
+// Retry-After, zero gaps, callers apart, the 60 s window, keys accepted later.
+const T0 = Date.parse('2030-01-01T12:00:00Z')
+const REF = keyRef('sandbox-free')
+
+let seq = 0
+const entry = (
+  at: number,
+  over: Partial<JournalEntry> & { headers?: Record<string, string>; body?: string } = {},
+): JournalEntry => {
+  const { headers = {}, body = null, ...rest } = over
+  seq++
+  return {
+    seq,
+    time: new Date(T0 + at).toISOString(),
+    session: 'default',
+    method: 'GET',
+    url: 'http://x/v1/pets',
+    operation: 'listPets',
+    caller: `key:${REF}`,
+    keyRef: REF,
+    status: 200,
+    code: null,
+    fault: undefined,
+    scenario: 'default',
+    plan: 'free',
+    source: 'sandbox',
+    violations: [],
+    aborted: false,
+    durationMs: 0.1,
+    delayMs: 0,
+    request: { headers: {}, body, bodyTruncated: false },
+    response: rest.status === null ? null : { headers, body: '[]', bodyTruncated: false },
+    ...rest,
+  }
+}
+const limited = (at: number, retryAfter: string, code = 'rate_limit_exceeded') =>
+  entry(at, { status: 429, code, headers: { 'retry-after': retryAfter } })
+const rulesOf = (entries: JournalEntry[]) =>
+  reportClient(entries, { session: 'default' }).findings.map((f) => `${f.rule} ${f.seqs.join(',')}`)
+
+describe('retry-before-retry-after', () => {
+  it('counts a request at the exact end of Retry-After as on time, one millisecond before as early', () => {
+    seq = 0
+    expect(rulesOf([limited(0, '2'), entry(2_000)])).toEqual([])
+    seq = 0
+    expect(rulesOf([limited(0, '2'), entry(1_999)])).toEqual(['retry-before-retry-after 1,2'])
+  })
+
+  it('reads an HTTP-date Retry-After, and counts from the end of a delayed answer', () => {
+    seq = 0
+    const date = new Date(T0 + 10_000).toUTCString()
+    expect(rulesOf([limited(0, date), entry(9_000)])).toEqual(['retry-before-retry-after 1,2'])
+    seq = 0
+    const slow503 = entry(0, {
+      status: 503,
+      code: 'service_unavailable',
+      delayMs: 3_000,
+      headers: { 'retry-after': '5' },
+    })
+    expect(rulesOf([slow503, entry(8_000)])).toEqual([])
+  })
+
+  it('keeps callers apart: another key is not early', () => {
+    seq = 0
+    const other = keyRef('sandbox-pro')
+    expect(
+      rulesOf([limited(0, '30'), entry(1_000, { caller: `key:${other}`, keyRef: other })]),
+    ).toEqual([])
+  })
+})
+
+describe('no-exponential-backoff', () => {
+  it('finds zero gaps after failed connections (nothing grows from nothing)', () => {
+    seq = 0
+    const failed = (at: number) => entry(at, { status: null, fault: 'network-error' })
+    expect(rulesOf([failed(0), failed(0), failed(0), failed(0)])).toEqual([
+      'no-exponential-backoff 1,2,3,4',
+    ])
+  })
+
+  it('needs three retries, and ends the run with the first success', () => {
+    seq = 0
+    const failed = (at: number) => entry(at, { status: 503, code: 'service_unavailable' })
+    expect(rulesOf([failed(0), failed(1_000), failed(2_000), entry(3_000)])).toEqual([
+      'no-exponential-backoff 1,2,3,4',
+    ])
+    seq = 0
+    expect(rulesOf([failed(0), failed(1_000), entry(2_000), failed(3_000), entry(4_000)])).toEqual(
+      [],
+    )
+  })
+
+  it('counts a slow answer the client gave up on as a failure', () => {
+    seq = 0
+    const gaveUp = (at: number) => entry(at, { aborted: true, delayMs: 2_000 })
+    expect(rulesOf([gaveUp(0), gaveUp(3_000), gaveUp(6_000), gaveUp(9_000)])).toEqual([
+      'no-exponential-backoff 1,2,3,4',
+    ])
+  })
+})
+
+describe('request-while-banned', () => {
+  it('ends the ban at its Retry-After', () => {
+    seq = 0
+    expect(rulesOf([limited(0, '60', 'api_key_banned'), entry(60_000)])).toEqual([])
+    seq = 0
+    expect(rulesOf([limited(0, '60', 'api_key_banned'), entry(59_999)])).toEqual([
+      'request-while-banned 1,2',
+    ])
+  })
+})
+
+describe('duplicate-create-after-failure', () => {
+  const create = (at: number, body: string, over: Partial<JournalEntry> = {}) =>
+    entry(at, { method: 'POST', operation: 'createPet', status: 201, body, ...over })
+
+  it('compares bodies as JSON data, within 60 s, and only after a create the client gave up on', () => {
+    seq = 0
+    expect(
+      rulesOf([
+        create(0, '{"name":"Rex","categoryId":2}', { aborted: true }),
+        create(60_000, '{ "categoryId": 2, "name": "Rex" }'),
+      ]),
+    ).toEqual(['duplicate-create-after-failure 1,2'])
+    seq = 0
+    expect(
+      rulesOf([
+        create(0, '{"name":"Rex","categoryId":2}', { aborted: true }),
+        create(60_001, '{"name":"Rex","categoryId":2}'),
+      ]),
+    ).toEqual([])
+    seq = 0
+    expect(rulesOf([create(0, '{"name":"Rex"}'), create(1_000, '{"name":"Rex"}')])).toEqual([])
+    seq = 0
+    expect(
+      rulesOf([
+        create(0, '{"name":"Rex"}', { aborted: true, status: 400 }),
+        create(1_000, '{"name":"Rex"}'),
+      ]),
+    ).toEqual([])
+  })
+})
+
+describe('repeated-invalid-key', () => {
+  it('stops counting once the key is accepted (a key created meanwhile)', () => {
+    seq = 0
+    const refused = (at: number) =>
+      entry(at, { status: 401, code: 'invalid_api_key', caller: 'anon:127.0.0.1' })
+    expect(
+      rulesOf([
+        refused(0),
+        refused(1),
+        refused(2),
+        entry(3),
+        entry(4),
+        entry(5),
+        entry(6),
+        entry(7),
+        entry(8),
+      ]),
+    ).toEqual([])
+  })
+})
+
+describe('deprecated-operation', () => {
+  it('counts a 410 operation_removed as an error even before the date (the sunset scenario)', () => {
+    seq = 0
+    const removed = entry(0, { operation: 'getPet', status: 410, code: 'operation_removed' })
+    expect(reportClient([removed], { session: 'default' }).findings[0]?.level).toBe('error')
+  })
+})
+
+describe('coverage', () => {
+  it('counts statuses, notable headers and faults per operation', () => {
+    seq = 0
+    const report = measureCoverage(
+      [
+        entry(0, { headers: { link: '<http://x/v1/pets?cursor=a>; rel="next"' } }),
+        entry(1, { status: null, fault: 'timeout', aborted: true }),
+        entry(2, {
+          operation: 'getPet',
+          status: 500,
+          code: 'internal_error',
+          headers: { sunset: 'x' },
+        }),
+        entry(3, { operation: null, status: 404 }),
+      ],
+      { session: 'default', operations: OPERATIONS },
+    )
+    const [list, , get] = report.operations
+    expect(list?.faults).toEqual([
+      { fault: 'network-error', count: 0 },
+      { fault: 'timeout', count: 1 },
+      { fault: 'aborted', count: 1 },
+    ])
+    expect(list?.unmet).toEqual(['400', '401', '429', '500', '503', 'Retry-After', 'network-error'])
+    expect(get?.statuses.find((s) => s.status === 500)).toEqual({ status: 500, count: 1 })
+    expect(report.unrouted).toBe(1)
+  })
+})
+
+describe('entriesFromHAR', () => {
+  it('splits sessions, decodes base64 bodies, drops pseudo-headers and numbers foreign entries', () => {
+    const har = {
+      log: {
+        entries: [
+          {
+            startedDateTime: '2030-01-01T12:00:00.000Z',
+            time: 12,
+            request: {
+              method: 'get',
+              url: 'https://api.test/base/v1/pets/7?__session=w1',
+              headers: [
+                { name: ':authority', value: 'api.test' },
+                { name: 'Authorization', value: 'Bearer sandbox-free' },
+              ],
+            },
+            response: {
+              status: 401,
+              headers: [],
+              content: { text: btoa('{"code":"invalid_api_key"}'), encoding: 'base64' },
+            },
+          },
+          {
+            startedDateTime: '2030-01-01T12:00:01.000Z',
+            request: { method: 'POST', url: 'https://api.test/v1/pets', postData: { text: '{}' } },
+            response: { status: 0 },
+            _error: 'net::ERR_ABORTED',
+          },
+        ],
+      },
+    }
+    const [w1, other] = entriesFromHAR(har)
+    expect(w1?.session).toBe('w1')
+    expect(w1?.entries[0]).toMatchObject({
+      seq: 1,
+      method: 'GET',
+      operation: 'getPet',
+      caller: 'anon:unknown',
+      keyRef: REF,
+      code: 'invalid_api_key',
+      delayMs: 12,
+      // Redacted as every journal entry is (contract §14); keyRef still names the key.
+      request: { headers: { authorization: 'Bearer sand…(redacted)' } },
+    })
+    expect(other?.entries[0]).toMatchObject({
+      session: 'default',
+      seq: 1,
+      operation: 'createPet',
+      status: null,
+      fault: 'network-error',
+      aborted: true,
+      request: { body: '{}' },
+      response: null,
+    })
+  })
+})
