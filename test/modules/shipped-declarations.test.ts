@@ -39,8 +39,9 @@ describe('the declarations in the packed package', () => {
     ])
       expect(declarations.filter((p) => internal.test(p))).toEqual([])
     const total = files.filter((f) => f.path.endsWith('.d.ts')).reduce((n, f) => n + f.size, 0)
-    // All 191 files tsc writes weigh 283 KB (lua.d.ts alone 33 KB); the public ones 123 KB.
-    expect(total).toBeLessThan(160_000)
+    // Issue 21: all 191 files tsc wrote weighed 283 KB (lua.d.ts alone 33 KB), the public ones
+    // 123 KB; the upstream mode and the judge's public types brought them to 162 KB.
+    expect(total).toBeLessThan(200_000)
   })
 })
 
