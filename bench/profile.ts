@@ -4,6 +4,7 @@
  *
  *   npm run bench -- profile            GET /v1/pets?limit=20
  *   BENCH_TARGET=/v1/pets/7 npm run bench -- profile
+ *   BENCH_METHOD=POST BENCH_TARGET=/v1/pets npm run bench -- profile
  *
  * Writes bench/results/server-<time>.cpuprofile (open it in Chrome's DevTools,
  * Performance panel, or in VS Code) and prints the functions with the most
@@ -45,6 +46,8 @@ const selfTimes = (profile: Profile): [string, number][] => {
 
 export async function run(): Promise<void> {
   const target = process.env.BENCH_TARGET ?? '/v1/pets?limit=20'
+  const method = process.env.BENCH_METHOD ?? 'GET'
+  const body = method === 'POST' ? JSON.stringify({ name: 'Bench', categoryId: 1 }) : undefined
   const seconds = Number(process.env.BENCH_SECONDS ?? 6)
   const dir = join(RESULTS, `profile-${process.pid}`)
   mkdirSync(dir, { recursive: true })
@@ -63,7 +66,12 @@ export async function run(): Promise<void> {
   )
   const load = await loadWith({
     url: `${server.origin}${target}`,
-    headers: { authorization: 'Bearer bench-enterprise' },
+    method,
+    body,
+    headers: {
+      authorization: 'Bearer bench-enterprise',
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     seconds,
     pid: server.child.pid,
   })
@@ -80,7 +88,7 @@ export async function run(): Promise<void> {
   const times = selfTimes(profile)
   const total = times.reduce((sum, [, t]) => sum + t, 0)
   console.log(
-    `GET ${target}: ${load.rps.toFixed(0)} req/s, server CPU ${load.cpuUs.toFixed(1)} µs a request, profile ${out}\n`,
+    `${method} ${target}: ${load.rps.toFixed(0)} req/s, server CPU ${load.cpuUs.toFixed(1)} µs a request, profile ${out}\n`,
   )
   console.log('self time  function')
   for (const [name, t] of times.slice(0, 30))

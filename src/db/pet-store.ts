@@ -2,6 +2,7 @@ import { Collection } from '@msw/data'
 import { LIMITS } from '../contract/limits.js'
 import { type NewPet, PET_STATUSES, type Pet, PetSchema, type PetStatus } from '../contract/pet.js'
 import { IdSpaceExhaustedError } from './id-space-exhausted-error.js'
+import { PET_JSON } from './pet-json.js'
 import type { ListPetsQuery, PetPage, PetRecords } from './pet-records.js'
 import { DEFAULT_PET_COUNT, DEFAULT_SEED, forEachSeedPet, type SeedOptions } from './seed-pets.js'
 import { SortedIds } from './sorted-ids.js'
@@ -76,6 +77,7 @@ const NO_RELATIONS: ReadonlyMap<string, unknown> = new Map()
 // Reused for every record: a descriptor literal per property made bulk loads 1.5x slower.
 const primaryKeyDescriptor: PropertyDescriptor = { value: 0 }
 const relationsDescriptor: PropertyDescriptor = { value: NO_RELATIONS }
+const jsonDescriptor: PropertyDescriptor = { value: '' }
 
 /**
  * A record as @msw/data's `create` makes it (its two symbols, not
@@ -83,11 +85,15 @@ const relationsDescriptor: PropertyDescriptor = { value: NO_RELATIONS }
  * (@msw/data never changes a record in place; update and delete replace or
  * remove it). Its primary key is the pet's id.
  */
-const toRecord = (pet: Readonly<Pet>, marks: RecordMarks): Pet => {
+const toRecord = (pet: Readonly<Pet>, marks: RecordMarks, json?: string): Pet => {
   const record = { id: pet.id, name: pet.name, categoryId: pet.categoryId, status: pet.status }
   primaryKeyDescriptor.value = pet.id
   Object.defineProperty(record, marks.primaryKey, primaryKeyDescriptor)
   Object.defineProperty(record, marks.relations, relationsDescriptor)
+  if (json !== undefined) {
+    jsonDescriptor.value = json
+    Object.defineProperty(record, PET_JSON, jsonDescriptor)
+  }
   return Object.freeze(record)
 }
 
@@ -329,7 +335,8 @@ export class PetStore implements PetRecords {
     // As a bulk load does (decision 0015): the record built directly, when @msw/data's
     // marks are known and nothing listens to the collection's own create hook.
     if (knownMarks && this.collection.hooks.listenerCount('create') === 0) {
-      const record = toRecord(pet, knownMarks)
+      // Its JSON is needed at once (the 201), and kept with it (decision 0021).
+      const record = toRecord(pet, knownMarks, JSON.stringify(pet))
       ;(this.collection.all() as unknown as Pet[]).push(record)
       this.index(record)
       return record

@@ -32,7 +32,11 @@ interface CompiledRoute<T> {
   pattern: RegExp
   paramNames: string[]
   methods: Map<string, T>
+  /** A route without parameters answers every match of a method with the same result. */
+  found: Map<string, RouterResult<T>>
 }
+
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
 
 const SEGMENT = /^(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|[A-Za-z0-9._~!$&'()*+,;=:@-]+)$/
 
@@ -71,18 +75,23 @@ export const createRouter = <T>(): Router<T> => {
     add(method, template, value) {
       let route = compiled.find((r) => r.template === template)
       if (route === undefined) {
-        route = { template, ...compile(template), methods: new Map() }
+        route = { template, ...compile(template), methods: new Map(), found: new Map() }
         compiled.push(route)
       }
       if (route.methods.has(method))
         throw new TypeError(`Failed to add route ${method} ${template}: it exists already.`)
       route.methods.set(method, value)
+      if (route.paramNames.length === 0)
+        route.found.set(method, { kind: 'found', value, template, params: NO_PARAMS })
       return router
     },
     match(method, path) {
       for (const route of compiled) {
         const found = route.pattern.exec(path)
         if (found === null) continue
+        // Made once per route and method when there are no parameters (the hot path's lists).
+        const fixed = route.found.get(method)
+        if (fixed !== undefined) return fixed
         const value = route.methods.get(method)
         if (value === undefined)
           return {

@@ -1,9 +1,9 @@
 import type { Pet } from '../contract/pet.js'
 import { IdSpaceExhaustedError } from '../db/id-space-exhausted-error.js'
+import { petJson } from '../db/pet-json.js'
 import { ApiError } from '../http/api-error.js'
 import { readJson } from '../http/read-json.js'
 import { defineOperation } from './operation.js'
-import { petJson } from './pet-json.js'
 
 /**
  * POST /pets (createPet): validates a NewPet (under the fidelity settings:

@@ -1,9 +1,9 @@
 import { LIMITS } from '../contract/limits.js'
+import { petJson } from '../db/pet-json.js'
 import { ApiError } from '../http/api-error.js'
 import { invalidParameter } from '../http/errors.js'
 import { parsePositiveInteger } from '../http/query.js'
 import { defineOperation, type SandboxSettings } from './operation.js'
-import { petJson } from './pet-json.js'
 
 // The sunset date is a setting: its HTTP form is written once, not on every answer.
 let lastDate: { ms: number; text: string } | undefined

@@ -1,11 +1,11 @@
 import type { FidelitySettings } from '../contract/fidelity.js'
 import { LIMITS } from '../contract/limits.js'
 import { type PetStatus, PetStatusSchema } from '../contract/pet.js'
+import { petsJson } from '../db/pet-json.js'
 import { invalidParameter } from '../http/errors.js'
 import { clampInteger, parsePositiveInteger, singleParam } from '../http/query.js'
 import { decodeCursor, encodeCursor } from './cursor.js'
 import { defineOperation } from './operation.js'
-import { petsJson } from './pet-json.js'
 
 const CLAMP = {
   min: LIMITS.listLimitMin,

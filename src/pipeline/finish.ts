@@ -80,7 +80,7 @@ export const finish = async (
     response.body = null
   }
   const failed = response.fault !== undefined
-  const record = await session.record({
+  let record = session.record({
     at: input.now,
     session: session.id,
     instance: ctx.instance,
@@ -103,6 +103,8 @@ export const finish = async (
     responseHeaders: failed ? null : response.headers,
     responseBody: failed ? null : response.body,
   })
+  // A shared store numbers it asynchronously; memory at once (no microtask, decision 0021).
+  if (record instanceof Promise) record = await record
   if (ctx.state.events.has('request'))
     await ctx.state.events.emit('request', toJournalEntry(record)).catch(ctx.onError)
   return { response, record }

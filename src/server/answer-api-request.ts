@@ -3,7 +3,7 @@ import type { Forwarder } from '../http/forwarder.js'
 import type { JournalRecord } from '../journal/journal.js'
 import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { buildSandboxRequest, requestOrigin, requestUrl } from './build-sandbox-request.js'
-import { type BodyReadResult, readRequestBody } from './read-request-body.js'
+import { type BodyReadResult, readRequestBody, readRequestBodyNow } from './read-request-body.js'
 import { type HeldAnswers, writeSandboxResponse } from './write-sandbox-response.js'
 
 /** What answering an API request needs from its server (or middleware). */
@@ -74,7 +74,7 @@ export const answerApiRequest = async (
       ? options.body !== null && options.body.byteLength > maxBodyBytes
         ? { kind: 'too-large' }
         : { kind: 'body', body: options.body }
-      : await readRequestBody(req, maxBodyBytes)
+      : (readRequestBodyNow(req, maxBodyBytes) ?? (await readRequestBody(req, maxBodyBytes)))
   if (read.kind === 'aborted') {
     req.socket.destroy()
     return true
@@ -96,7 +96,7 @@ export const answerApiRequest = async (
     req.resume()
   }
   ctx.onAnswered?.(req, record)
-  await writeSandboxResponse({
+  const written = writeSandboxResponse({
     req,
     res,
     response,
@@ -105,5 +105,6 @@ export const answerApiRequest = async (
     // Only a held answer listens for the client going away (decision 0032).
     answer,
   })
+  if (written !== undefined) await written
   return true
 }

@@ -5,10 +5,18 @@ import type { SandboxRequest } from '../http/types.js'
 // else in Host (spaces, slashes, '@', empty) is replaced by the server's own address.
 const VALID_HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/
 
+// Every request of a client names the same Host: the last one checked is remembered.
+let lastHost = ''
+let lastOrigin = ''
+
 /** The origin a request addressed: its Host header when well formed, else the fallback. */
 export const requestOrigin = (req: IncomingMessage, fallbackHost: string): string => {
   const host = req.headers.host
-  return `http://${host !== undefined && VALID_HOST.test(host) ? host : fallbackHost}`
+  if (host === lastHost && host !== undefined) return lastOrigin
+  if (host === undefined || !VALID_HOST.test(host)) return `http://${fallbackHost}`
+  lastHost = host
+  lastOrigin = `http://${host}`
+  return lastOrigin
 }
 
 /**

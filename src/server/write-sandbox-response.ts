@@ -114,7 +114,8 @@ export const writeNow = (
  * Answers a request with the core's response: waits `delayMs` (bounded),
  * then writes it, or fails the connection for a transport fault —
  * `network-error` destroys the socket after the delay, `timeout` holds it for
- * its delay (the bound when none, never longer) and then destroys it. Resolves when the request is done with.
+ * its delay (the bound when none, never longer) and then destroys it. Resolves when the request is done with;
+ * undefined when the answer was written at once.
  * When the client closes the connection while its answer is held, the
  * `answer` is marked aborted (its journal entry says so, decision 0032) and
  * the hold ends at once; an answer written at once needs no listener.
@@ -131,13 +132,14 @@ export const writeSandboxResponse = (input: {
   extra?: Readonly<Record<string, string>> | undefined
   /** The core's answer, told when the client goes away while it is held. */
   answer?: { markAborted(): Promise<void> } | undefined
-}): Promise<void> => {
+}): Promise<void> | undefined => {
   const { req, res, response, held, extra, answer } = input
   const fault = response.fault
   const delay = response.delayMs ?? 0
   if (fault === undefined && delay <= 0) {
+    // Written now: nothing to wait for (undefined, not a resolved promise: no microtask).
     writeNow(res, response, extra)
-    return Promise.resolve()
+    return undefined
   }
   return new Promise((resolve) => {
     let cancel: (() => void) | undefined

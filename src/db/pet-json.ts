@@ -1,6 +1,12 @@
 import type { Pet } from '../contract/pet.js'
 
-// A stored pet never changes (records are replaced, never edited), so its JSON is made once.
+/**
+ * Where a created record carries its JSON (made once, for its 201, and kept:
+ * a record never changes). Not enumerable: JSON.stringify and @msw/data never see it.
+ */
+export const PET_JSON: unique symbol = Symbol('petstore-sandbox.json')
+
+// Records loaded in bulk (shared, frozen, maybe a million) get theirs when first listed.
 const cache = new WeakMap<Pet, string>()
 
 /**
@@ -11,6 +17,8 @@ const cache = new WeakMap<Pet, string>()
  * petJson(pet) // '{"id":1,"name":"Rex","categoryId":2,"status":"available"}'
  */
 export const petJson = (pet: Pet): string => {
+  const own = (pet as Pet & { [PET_JSON]?: string })[PET_JSON]
+  if (own !== undefined) return own
   let json = cache.get(pet)
   if (json === undefined) {
     json = JSON.stringify(pet)
