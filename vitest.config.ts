@@ -30,6 +30,12 @@ export default defineConfig({
     // Builds dist/ when stale: the CLI bundle and module-load tests run the built package.
     globalSetup: ['./test/support/global-setup.ts'],
     include: ['test/**/*.test.ts', 'examples/**/*.test.ts'],
+    // Type tests (issue 21): tsc checks test/types/*.test-d.ts, each @ts-expect-error included.
+    typecheck: {
+      enabled: true,
+      include: ['test/types/**/*.test-d.ts'],
+      tsconfig: './tsconfig.json',
+    },
     testTimeout: 20_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
   },

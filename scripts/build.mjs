@@ -1,6 +1,7 @@
 // `npm run build`: the published dist (docs/decisions/0016-light-bundled-dist.md).
 //
-// 1. tsc writes the .d.ts files (declarations only).
+// 1. tsc writes the .d.ts files (declarations only); those no entry reaches are
+//    deleted (scripts/prune-declarations.mjs).
 // 2. esbuild bundles each package entry with code splitting: shared code goes
 //    to dist/chunks/, so `instanceof ApiError` holds across entries. msw stays
 //    external (it is a peer: the user's copy must be the one intercepting);
@@ -20,6 +21,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { build } from 'esbuild'
+import { pruneDeclarations } from './prune-declarations.mjs'
 import { seedFakerPlugin } from './seed-faker-plugin.mjs'
 
 export const ENTRIES = {
@@ -38,6 +40,8 @@ rmSync('dist', { recursive: true, force: true })
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc')
 execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' })
+// Only what the entries' declarations reach is published (state/redis/lua.d.ts is not).
+pruneDeclarations('dist')
 
 const result = await build({
   entryPoints: ENTRIES,

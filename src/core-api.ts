@@ -8,6 +8,7 @@ export type { SandboxClock } from './clock/clock.js'
 export * from './contract/index.js'
 export type { PetPage, PetRecords } from './db/pet-records.js'
 export type { PetStore, PetStoreSnapshot } from './db/pet-store.js'
+export type { OwnHandler } from './handlers/check-own-handlers.js'
 export { ApiError } from './http/api-error.js'
 export { jsonResponse } from './http/json-response.js'
 export type { SandboxRequest, SandboxResponse, TransportFault } from './http/types.js'
@@ -34,6 +35,7 @@ export {
   createSandboxCore,
   type HandleInput,
   type HandleOptions,
+  type ResetOptions,
   type SandboxCore,
   type ScenarioInfo,
   type SessionControls,
@@ -41,6 +43,7 @@ export {
 } from './sandbox/create-sandbox-core.js'
 export type { SandboxOptions } from './sandbox/sandbox-options.js'
 export { createFlakyScenario, type FlakyOptions } from './scenarios/built-in/flaky.js'
+export type { BuiltInScenarioName, ScenarioName } from './scenarios/built-in-scenarios.js'
 export {
   defineScenario,
   type Scenario,

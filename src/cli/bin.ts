@@ -1,18 +1,19 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
-import { DEMO_KEYS } from '../contract/plans.js'
 import { BUILT_IN_SCENARIOS } from '../scenarios/scenario-registry.js'
-import { createSandboxServer } from '../server/create-sandbox-server.js'
+import { createSandboxServer, type SandboxServer } from '../server/create-sandbox-server.js'
 import { DataFileError } from '../server/data-file/read-data-file.js'
 import { formatLogLine } from '../server/format-log-line.js'
 import { SERVER_LIMITS } from '../server/server-limits.js'
 import { cliHelp } from './cli-help.js'
+import { formatBanner } from './format-banner.js'
 import { loadConfigFile } from './load-config-file.js'
 import { CliUsageError, parseCliArgs } from './parse-cli-args.js'
 import { parseConfigFile } from './parse-config-file.js'
 import { showSeedProgress } from './seed-progress.js'
 import { resolveServeSettings, type ServeSettings } from './serve-settings.js'
 import { runVerifyCommand } from './verify-command.js'
+import { writeStarterConfig } from './write-starter-config.js'
 
 // The CLI only parses arguments and starts things (see docs/architecture.md).
 
@@ -74,6 +75,16 @@ if (command.kind === 'help') {
   process.stdout.write(cliHelp(BUILT_IN_SCENARIOS))
   process.exit(0)
 }
+if (command.kind === 'init') {
+  let written: string
+  try {
+    written = writeStarterConfig(command.file)
+  } catch (error) {
+    written = fail(2, error instanceof Error ? error.message : String(error))
+  }
+  process.stdout.write(written)
+  process.exit(0)
+}
 if (command.kind === 'version') {
   const pkg: unknown = JSON.parse(
     readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
@@ -107,9 +118,10 @@ const seeded = showSeedProgress(
   { pets: settings.pets, seed: settings.seed, dataFile },
   process.stderr,
 )
-let app: ReturnType<typeof createSandboxServer>
+let app: SandboxServer<string>
 try {
-  app = createSandboxServer({
+  // Names from the command line and the config file are checked at run time.
+  app = createSandboxServer<string>({
     seed: settings.seed,
     pets: settings.pets,
     scenario: settings.scenario,
@@ -118,6 +130,8 @@ try {
     rateLimit: settings.rateLimit,
     flaky: settings.flaky,
     journalSize: settings.journalSize,
+    handlers: settings.handlers,
+    scenarios: settings.scenarios,
     limitOutOfRange: settings.limitOutOfRange,
     unknownStatusFilter: settings.unknownStatusFilter,
     defaultStatus: settings.defaultStatus,
@@ -187,27 +201,18 @@ process.on('SIGINT', () => stop('SIGINT'))
 process.on('SIGTERM', () => stop('SIGTERM'))
 
 const api = `${address.url}${basePath?.replace(/\/$/, '') ?? '/v1'}`
-const ownPlans = [...settings.keys.values()].map((o) => (typeof o === 'string' ? o : o.plan))
-const keys = [
-  ...Object.entries(DEMO_KEYS).map(([key, plan]) => `    ${key.padEnd(20)} ${plan}`),
-  // The team's own keys are counted, not printed: start-up logs end up in CI output.
-  ...(ownPlans.length === 0
-    ? []
-    : [`    + ${ownPlans.length} configured (${ownPlans.join(', ')})`]),
-].join('\n')
-const scenarios = app.sandbox.scenario
-  .list()
-  .map((s) => s.name)
-  .join(', ')
 process.stdout.write(
-  `petstore-sandbox serving ${api}
-  Try:      curl -H "Authorization: Bearer sandbox-free" ${api}/pets
-  Keys:
-${keys}
-  Scenario: ${store === undefined ? app.sandbox.scenario.get() : await (await app.sandbox.state.session('default')).sticky()} — per request ?__scenario=NAME or X-Sandbox-Scenario: NAME;
-            one of ${scenarios};
-            sticky: curl -X PUT -H "Content-Type: application/json" -d '{"name":"slow"}' ${address.url}/__sandbox/scenario
-  Control:  ${address.url}/__sandbox/${upstreamLines(settings)}${dataFile === undefined ? '' : `\n  Data:     ${dataFile}`}${store === undefined ? '' : `\n  Store:    ${store.replace(/\/\/[^@/]*@/, '//***@')} (shared state)`}
-  Stop:     Ctrl+C
-`,
+  formatBanner({
+    api,
+    origin: address.url,
+    keys: settings.keys,
+    scenario:
+      store === undefined
+        ? app.sandbox.scenario.get()
+        : await (await app.sandbox.state.session('default')).sticky(),
+    scenarios: app.sandbox.scenario.list().map((s) => s.name),
+    dataFile,
+    store,
+    upstream: upstreamLines(settings),
+  }),
 )

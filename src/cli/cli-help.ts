@@ -24,6 +24,7 @@ export const cliHelp = (scenarios: readonly HelpScenario[]): string => {
     .map((s) => `  ${s.name.padEnd(width)}  ${shorten(s.description, 92 - width)}`)
     .join('\n')
   return `Usage: petstore-sandbox [options]
+       petstore-sandbox init [FILE]   write a commented starter config (default petstore-sandbox.config.mjs)
        petstore-sandbox verify --target URL --key KEY [options]   (see verify --help)
        petstore-sandbox report --from FILE.har   judge a client's recording (see report --help)
 
@@ -31,7 +32,8 @@ Serves a sandbox of the Pet Store API on http://127.0.0.1:4010/v1. \`verify\` ch
 deployment against the spec and writes the config that makes the sandbox answer like it.
 
 Options:
-  -c, --config FILE      read settings from FILE (JSON, or a .js/.mjs module's default export)
+  -c, --config FILE      read settings from FILE: JSON, or a .js/.mjs module's default export
+                         (with your own handlers and scenarios; .ts/.mts where Node runs TypeScript)
   -p, --port N           port (default 4010; 0 picks a free port)
       --host HOST        interface to listen on (default 127.0.0.1; 0.0.0.0 for every one)
       --seed N           faker seed of the seeded pets (same seed, same pets)
@@ -87,7 +89,7 @@ which wins over the config file, which wins over the default.
 Scenarios:
 ${list}
 
-Control API: http://127.0.0.1:4010/__sandbox/ (see the README).
+Control API: http://127.0.0.1:4010/__sandbox/ (the routes: docs/control-api.md).
 Exit codes: 0 stopped by SIGINT/SIGTERM, 1 failed to start, 2 bad arguments or config file.
 `
 }

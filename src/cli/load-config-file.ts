@@ -1,33 +1,61 @@
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { CliUsageError } from './cli-usage-error.js'
 
+const MODULES = ['.js', '.mjs', '.cjs']
+const TYPESCRIPT = ['.ts', '.mts', '.cts']
+
+/** Why this Node cannot load a TypeScript config, and what works instead. */
+const noTypeScript = (file: string): string =>
+  `Failed to load the config file ${file}: this Node (${process.version}) does not run TypeScript. Node 22.18 or later (and 23.6 or later) loads a .ts/.mts config as it is (type stripping: types only, no enums or namespaces); on this Node, start through tsx, NODE_OPTIONS="--import tsx" npx petstore-sandbox --config ${file}, or write the config as .mjs.`
+
 /**
- * Reads a config file: JSON, or a JavaScript module (`.js`, `.mjs`, `.cjs`)
- * whose default export is the settings object. Throws CliUsageError when it
- * cannot be read; what it holds is checked by `parseConfigFile`.
+ * Reads a config file: JSON, or a module whose default export is the settings
+ * object: JavaScript (`.js`, `.mjs`, `.cjs`), or TypeScript (`.ts`, `.mts`,
+ * `.cts`) where Node runs it (22.18 and later, or through tsx). Throws
+ * CliUsageError when it cannot be read; what it holds is checked by
+ * `parseConfigFile`.
  *
  * @example
- * const value = await loadConfigFile('petstore-sandbox.config.json')
+ * const value = await loadConfigFile('petstore-sandbox.config.mjs')
  */
 export const loadConfigFile = async (file: string): Promise<unknown> => {
   const path = resolve(file)
   const extension = extname(path)
-  if (['.js', '.mjs', '.cjs'].includes(extension)) {
-    let module: { default?: unknown }
+  if ([...MODULES, ...TYPESCRIPT].includes(extension)) {
+    let module: Record<string, unknown>
     try {
-      module = (await import(pathToFileURL(path).href)) as { default?: unknown }
+      module = (await import(pathToFileURL(path).href)) as Record<string, unknown>
     } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code
+      if (TYPESCRIPT.includes(extension) && code === 'ERR_UNKNOWN_FILE_EXTENSION')
+        throw new CliUsageError(noTypeScript(file))
+      if (code === 'ERR_MODULE_NOT_FOUND' && !existsSync(path))
+        throw new CliUsageError(`Failed to read the config file ${file}: it does not exist.`)
       throw new CliUsageError(
         `Failed to load the config file ${file}: ${error instanceof Error ? error.message : String(error)}`,
       )
     }
-    if (module.default === undefined)
+    // Named exports (`export const handlers = …`) are a common slip: the settings are one object.
+    // (CommonJS files show their module.exports' properties as named exports too: those are fine.)
+    const settings = module.default
+    const named = Object.keys(module).filter(
+      (name) =>
+        name !== 'default' &&
+        name !== 'module.exports' &&
+        (typeof settings !== 'object' || settings === null || !Object.hasOwn(settings, name)),
+    )
+    if (settings === undefined || named.length > 0)
       throw new CliUsageError(
-        `Failed to load the config file ${file}: it has no default export. Use "export default { ... }".`,
+        `Failed to load the config file ${file}: ${
+          named.length > 0
+            ? `it exports ${named.map((n) => `"${n}"`).join(', ')} by name; put every setting in the default export`
+            : 'it has no default export'
+        }. Use "export default { ... }" (or defineConfig({ ... }) from petstore-sandbox/server).`,
       )
-    return module.default
+    return settings
   }
   let text: string
   try {

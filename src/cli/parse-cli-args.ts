@@ -17,11 +17,14 @@ import {
 } from './read-setting.js'
 import type { ServeInput } from './serve-settings.js'
 import { SETTING_SCHEMAS } from './setting-schemas.js'
+import { STARTER_CONFIG_FILE } from './write-starter-config.js'
 
 /** What the command line asks for. */
 export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
+  /** `petstore-sandbox init [FILE]`: write a commented starter config. */
+  | { kind: 'init'; file: string }
   | {
       kind: 'serve'
       /** The config file to read (`--config`, else `PETSTORE_SANDBOX_CONFIG`). */
@@ -99,6 +102,15 @@ const readKeys = (
   return keys
 }
 
+const parseInit = (args: readonly string[]): CliCommand => {
+  const [file, ...rest] = args
+  if (rest.length > 0 || file?.startsWith('-'))
+    throw new CliUsageError(
+      `Failed to read the arguments of init: ${[file, ...rest].join(' ')}. Use "petstore-sandbox init [FILE]".`,
+    )
+  return { kind: 'init', file: file ?? STARTER_CONFIG_FILE }
+}
+
 // node:util's parseArgs takes "-1" after "--port" for an option, not a value;
 // "--port -1" must read as "--port=-1", so that both get the same message.
 const VALUE_FLAGS = new Set(
@@ -132,6 +144,7 @@ const joinNegativeValues = (args: readonly string[]): string[] => {
  * // { kind: 'serve', configFile: undefined, settings: { port: 0, seed: 7, keys: Map { 'team' => 'pro' } } }
  */
 export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand => {
+  if (args[0] === 'init') return parseInit(args.slice(1))
   let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>['values']
   try {
     ;({ values } = parseArgs({

@@ -1,5 +1,7 @@
 import type { KeyOption } from '../auth/key-registry.js'
 import { FIDELITY_SETTING_NAMES, type FidelitySettings } from '../contract/fidelity.js'
+import type { OwnHandler } from '../handlers/check-own-handlers.js'
+import type { Scenario } from '../scenarios/define-scenario.js'
 import { CliUsageError } from './cli-usage-error.js'
 
 /**
@@ -36,6 +38,10 @@ export interface ServeSettings extends Partial<FidelitySettings> {
   flaky: { rate?: number; seed?: number } | undefined
   /** Config file only: how many requests the journal keeps. */
   journalSize: number | undefined
+  /** Config file only (.js/.mjs/TypeScript): your own handlers. */
+  handlers: readonly OwnHandler[] | undefined
+  /** Config file only (.js/.mjs/TypeScript): your own scenarios. */
+  scenarios: readonly Scenario[] | undefined
   /** Upstream mode (contract §17): the deployment's base URL. */
   upstream: string | undefined
   /** Sent upstream instead of the client's Authorization. */
@@ -122,6 +128,8 @@ const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
     rateLimit: first('rateLimit'),
     flaky: first('flaky'),
     journalSize: first('journalSize'),
+    handlers: first('handlers'),
+    scenarios: first('scenarios'),
     upstream: first('upstream'),
     upstreamKey: first('upstreamKey'),
     upstreamTimeoutMs: first('upstreamTimeoutMs'),

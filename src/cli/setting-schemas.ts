@@ -97,7 +97,8 @@ export const SETTING_SCHEMAS = {
   journalSize: wholeNumber(0, 100_000),
   /** A session's idle time in ms, once read with `parseDuration`. */
   sessionTtlMs: z
-    .number()
+    // NaN (what parseDuration gives for "1d") fails here: the rule, not zod's own words.
+    .number({ error: DURATION_RULE })
     .refine((ms) => Number.isInteger(ms) && ms >= 1_000 && ms <= 30 * 86_400_000, {
       error: DURATION_RULE,
     }),

@@ -66,7 +66,7 @@ const readKept = (storage: PersistStorage, key: string): KeptState | undefined =
  * persistence.wipe() // forget it; `sandbox.reset()` goes back to the seeded pets
  */
 export const persistSandbox = async (
-  sandbox: SandboxCore,
+  sandbox: SandboxCore<string>,
   options: PersistOptions = {},
 ): Promise<SandboxPersistence> => {
   const key = options.key ?? DEFAULT_PERSIST_KEY

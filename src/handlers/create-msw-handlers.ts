@@ -5,6 +5,7 @@ import { LIMITS } from '../contract/limits.js'
 import type { Forwarder } from '../http/forwarder.js'
 import type { SandboxRequest } from '../http/types.js'
 import type { Answer, HandleOptions } from '../pipeline/handle-request.js'
+import type { OwnHandler } from './check-own-handlers.js'
 
 export interface MswHandlersOptions {
   answer: (request: SandboxRequest, options?: HandleOptions) => Promise<Answer | null>
@@ -12,7 +13,7 @@ export interface MswHandlersOptions {
   /** Restrict to one origin; undefined matches any origin. */
   origin: string | undefined
   /** The user's own handlers, for paths the contract does not define (under the base path too). */
-  handlers?: readonly RequestHandler[] | undefined
+  handlers?: readonly OwnHandler[] | undefined
   /** Bodies are read up to this many bytes plus one (the `maxBodyBytes` setting; default 65,536). */
   maxBodyBytes?: number | undefined
 }
@@ -137,7 +138,10 @@ const toMswResponse = async (answer: Answer, request: Request): Promise<Response
  * sandbox's answer for what nobody took (401, 429 or 404 route_not_found).
  */
 export const createMswHandlers = (options: MswHandlersOptions): RequestHandler[] => {
-  const own = options.handlers ?? []
+  // A plain function becomes a handler for every URL: it passes on by returning undefined.
+  const own = (options.handlers ?? []).map((handler) =>
+    typeof handler === 'function' ? http.all(/.*/, ({ request }) => handler(request)) : handler,
+  )
   const catchAll = (handleOptions: HandleOptions): HttpHandler => {
     const withForward: HandleOptions = { ...handleOptions, forward }
     return http.all(matchBasePath(options.origin, options.basePath), async ({ request }) => {

@@ -1,22 +1,31 @@
 import type { RequestHandler } from 'msw'
+import { checkOptionNames } from '../sandbox/check-option-names.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
-import type { SandboxOptions } from '../sandbox/sandbox-options.js'
+import { SANDBOX_OPTION_NAMES, type SandboxOptions } from '../sandbox/sandbox-options.js'
+import { checkOwnHandlers, type OwnHandler } from './check-own-handlers.js'
 import { createMswHandlers } from './create-msw-handlers.js'
 
 /** Options of `createSandbox`: the core's options and your own MSW handlers. */
-export interface CreateSandboxOptions extends SandboxOptions {
+export interface CreateSandboxOptions<S extends string = never> extends SandboxOptions<S> {
   /**
-   * Your own MSW handlers, for paths the contract does not define, under the
-   * base path too (`http.get('*\/v1/categories', …)`). They run after the
-   * sandbox has passed on a path it has no route for, and before its 404
+   * Your own handlers (MSW handlers, or functions `(request) => Response | undefined`),
+   * for paths the contract does not define, under the base path too
+   * (`http.get('*\/v1/categories', …)`). They run after the sandbox has
+   * passed on a path it has no route for, and before its 404
    * `route_not_found`. To override a contract route, put a handler before
    * `sandbox.handlers` (or `server.use()` it) instead.
    */
-  handlers?: readonly RequestHandler[]
+  handlers?: readonly OwnHandler[]
 }
 
+/** Every option `createSandbox` knows (the ones it names when it refuses another). */
+export const CREATE_SANDBOX_OPTION_NAMES = [
+  ...SANDBOX_OPTION_NAMES,
+  'handlers',
+] as const satisfies readonly (keyof CreateSandboxOptions)[]
+
 /** A running sandbox: MSW handlers, the runtime-free core, and its controls. */
-export interface Sandbox extends SandboxCore {
+export interface Sandbox<S extends string = never> extends SandboxCore<S> {
   /** MSW request handlers for `setupServer(...)` / `setupWorker(...)`, your `handlers` option included. */
   readonly handlers: RequestHandler[]
 }
@@ -29,12 +38,12 @@ export interface Sandbox extends SandboxCore {
  * const sandbox = createSandbox({ seed: 1, handlers: [http.get('*\/v1/categories', () => HttpResponse.json([]))] })
  * const server = setupServer(...sandbox.handlers)
  */
-export const createSandbox = (options: CreateSandboxOptions = {}): Sandbox => {
-  const { handlers: own, ...coreOptions } = Object(options) as CreateSandboxOptions
-  if (own !== undefined && !Array.isArray(own))
-    throw new TypeError(
-      `Failed to create the sandbox: handlers must be an array of MSW handlers, got ${typeof own}.`,
-    )
+export const createSandbox = <const S extends string = never>(
+  options: CreateSandboxOptions<S> = {},
+): Sandbox<S> => {
+  checkOptionNames(options, CREATE_SANDBOX_OPTION_NAMES, 'create the sandbox')
+  const { handlers: given, ...coreOptions } = Object(options) as CreateSandboxOptions<S>
+  const own = checkOwnHandlers(given, 'create the sandbox')
   // Options that are not an object go to the core as they are: it refuses them with its own message.
   const core = createSandboxCore(
     typeof options === 'object' && options !== null ? coreOptions : options,

@@ -8,6 +8,9 @@ export interface ApiErrorOptions {
   headers?: Record<string, string> | undefined
 }
 
+/** Marks every ApiError, whichever copy of the package made it (see `Symbol.hasInstance`). */
+const BRAND = Symbol.for('petstore-sandbox.ApiError')
+
 /**
  * The one way to answer an error: throw or return an ApiError and the pipeline
  * turns it into the contract's Error body with its headers. The common errors
@@ -17,6 +20,22 @@ export interface ApiErrorOptions {
  * throw new ApiError('pet_not_found', 'No pet has the id 42.')
  */
 export class ApiError extends Error {
+  /**
+   * `instanceof ApiError` holds for an ApiError of another copy of this
+   * package too: the bundled CLI has its own, and a config file's scenarios
+   * import theirs from `petstore-sandbox/server`.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    // A subclass (StaleStateError) keeps the ordinary check: the brand says ApiError, not which.
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class instanceof asks about, a subclass included.
+    if (this !== ApiError) return Function.prototype[Symbol.hasInstance].call(this, value)
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as { [BRAND]?: unknown })[BRAND] === true
+    )
+  }
+
   readonly code: ErrorCode
   readonly status: number
   readonly details: ErrorDetail[] | undefined
@@ -28,6 +47,7 @@ export class ApiError extends Error {
     Error.stackTraceLimit = 0
     super(message)
     Error.stackTraceLimit = limit
+    Object.defineProperty(this, BRAND, { value: true })
     this.name = 'ApiError'
     this.code = code
     this.status = ERROR_CODES[code]

@@ -5,16 +5,22 @@ import {
   type SandboxPersistence,
 } from '../extensions/persist.js'
 import {
+  CREATE_SANDBOX_OPTION_NAMES,
   type CreateSandboxOptions,
   createSandbox,
   type Sandbox,
 } from '../handlers/create-sandbox.js'
+import { checkOptionNames } from '../sandbox/check-option-names.js'
 
-export interface BrowserSandboxOptions extends CreateSandboxOptions {
+export interface BrowserSandboxOptions<S extends string = never> extends CreateSandboxOptions<S> {
   /** Where the worker script is served (default `/mockServiceWorker.js`, from `npx msw init public/ --save`). */
   serviceWorker?: { url?: string; options?: RegistrationOptions }
-  /** What MSW does with requests no handler answers (default `bypass`: the page's own files load as usual). */
-  onUnhandledRequest?: 'bypass' | 'warn' | 'error'
+  /**
+   * What MSW does with requests no handler answers (default `bypass`: the
+   * page's own files load as usual): `'bypass'`, `'warn'`, `'error'`, or
+   * msw's callback `(request, print) => void`.
+   */
+  onUnhandledRequest?: NonNullable<Parameters<SetupWorker['start']>[0]>['onUnhandledRequest']
   /** Silence MSW's console log of every intercepted request (default false). */
   quiet?: boolean
   /**
@@ -31,8 +37,18 @@ export interface BrowserSandboxOptions extends CreateSandboxOptions {
   scenarioParam?: string | false
 }
 
+export const BROWSER_OPTION_NAMES = [
+  ...CREATE_SANDBOX_OPTION_NAMES,
+  'serviceWorker',
+  'onUnhandledRequest',
+  'quiet',
+  'persist',
+  'exposeAs',
+  'scenarioParam',
+] as const satisfies readonly (keyof BrowserSandboxOptions)[]
+
 /** A sandbox answering the page's requests through MSW's service worker. */
-export interface BrowserSandbox extends Sandbox {
+export interface BrowserSandbox<S extends string = never> extends Sandbox<S> {
   readonly worker: SetupWorker
   /** Set when `persist` is on: the storage entry, and `wipe()` to forget it. */
   readonly persistence: SandboxPersistence | undefined
@@ -43,7 +59,7 @@ export interface BrowserSandbox extends Sandbox {
 declare global {
   interface Window {
     /** The petstore-sandbox controls, when `startSandbox` exposed them. */
-    petstoreSandbox?: BrowserSandbox
+    petstoreSandbox?: BrowserSandbox<string>
   }
 }
 
@@ -61,9 +77,10 @@ const scenarioFromUrl = (param: string): string | undefined => {
  * const sandbox = await startSandbox({ persist: true })
  * sandbox.scenario.set('rate-limited') // or, in the console: petstoreSandbox.scenario.set('empty')
  */
-export const startSandbox = async (
-  options: BrowserSandboxOptions = {},
-): Promise<BrowserSandbox> => {
+export const startSandbox = async <const S extends string = never>(
+  options: BrowserSandboxOptions<S> = {},
+): Promise<BrowserSandbox<S>> => {
+  checkOptionNames(options, BROWSER_OPTION_NAMES, 'start the sandbox')
   const {
     serviceWorker,
     onUnhandledRequest = 'bypass',
@@ -81,7 +98,7 @@ export const startSandbox = async (
   })
   const persistence =
     persist === false ? undefined : await persistSandbox(sandbox, persist === true ? {} : persist)
-  const browserSandbox: BrowserSandbox = Object.assign(sandbox, {
+  const browserSandbox: BrowserSandbox<S> = Object.assign(sandbox, {
     worker,
     stop: () => worker.stop(),
     persistence,
@@ -90,7 +107,8 @@ export const startSandbox = async (
   const urlScenario = scenarioParam === false ? undefined : scenarioFromUrl(scenarioParam)
   if (urlScenario !== undefined) {
     try {
-      browserSandbox.scenario.set(urlScenario)
+      // A name from the URL is checked at run time; the warning below says why it did nothing.
+      ;(browserSandbox as BrowserSandbox<string>).scenario.set(urlScenario)
     } catch (error) {
       // The page should still render: say why the flag did nothing, in one line without a stack.
       const reason = error instanceof Error ? error.message : String(error)

@@ -1,11 +1,13 @@
-import type { RequestHandler } from 'msw'
 import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
-import type { SandboxRequest, SandboxResponse, TransportFault } from '../http/types.js'
+import { checkOwnHandlers, type OwnHandler } from '../handlers/check-own-handlers.js'
+import type { SandboxResponse, TransportFault } from '../http/types.js'
 import { belowBasePath } from '../pipeline/locate.js'
+import { checkOptionNames } from '../sandbox/check-option-names.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
-import type { SandboxOptions } from '../sandbox/sandbox-options.js'
+import { SANDBOX_OPTION_NAMES, type SandboxOptions } from '../sandbox/sandbox-options.js'
 import { crossOriginHeaders } from './cross-origin-headers.js'
 import { forwardWithRoute, type RouteFetch } from './forward-with-route.js'
+import { fulfilWithOwnHandlers } from './fulfil-with-own-handlers.js'
 
 /**
  * The parts of Playwright's `Route` and `Request` the sandbox uses. Written
@@ -40,16 +42,22 @@ export interface RouteTarget {
   unroute(url: UrlMatcher, handler?: (route: RouteLike) => Promise<void>): Promise<unknown>
 }
 
-export interface PlaywrightSandboxOptions extends SandboxOptions {
+export interface PlaywrightSandboxOptions<S extends string = never> extends SandboxOptions<S> {
   /**
-   * Your own MSW handlers, for paths under the base path that the contract
-   * does not define (msw is loaded only when you pass some).
+   * Your own handlers (MSW handlers or functions `(request) => Response | undefined`)
+   * for any URL the page requests that the contract does not define, under
+   * the base path and outside it (msw is loaded only when you pass MSW handlers).
    */
-  handlers?: readonly RequestHandler[]
+  handlers?: readonly OwnHandler[]
 }
 
+export const PLAYWRIGHT_OPTION_NAMES = [
+  ...SANDBOX_OPTION_NAMES,
+  'handlers',
+] as const satisfies readonly (keyof PlaywrightSandboxOptions)[]
+
 /** A sandbox answering a Playwright page's (or context's) requests from the test process. */
-export interface PlaywrightSandbox extends SandboxCore {
+export interface PlaywrightSandbox<S extends string = never> extends SandboxCore<S> {
   /** Stops routing; the page's requests go to the network again. */
   uninstall(): Promise<void>
 }
@@ -112,68 +120,42 @@ const exactFulfilment = (response: SandboxResponse, cors: Record<string, string>
 }
 
 /**
- * Offers a request the sandbox has no route for to the user's own MSW
- * handlers (msw is loaded only when there are some). Resolves undefined when
- * none answers, 'failed' for `HttpResponse.error()`.
- */
-const answerWithOwnHandlers = async (
-  handlers: readonly RequestHandler[],
-  request: SandboxRequest,
-): Promise<Fulfilment | 'failed' | undefined> => {
-  const { getResponse } = await import('msw')
-  const response = await getResponse(
-    [...handlers],
-    new Request(request.url, {
-      method: request.method,
-      headers: Object.entries(request.headers).filter(
-        (entry): entry is [string, string] => entry[1] !== undefined,
-      ),
-      body:
-        request.method === 'GET' || request.method === 'HEAD' || request.body === null
-          ? null
-          : new Uint8Array(request.body),
-    }),
-  )
-  if (response === undefined) return undefined
-  if (response.type === 'error') return 'failed'
-  return {
-    status: response.status,
-    headers: Object.fromEntries(response.headers),
-    body: await response.text(),
-  }
-}
-
-/**
  * Gives a Playwright page (or a whole browser context) the sandbox at the
  * network layer, without a service worker: requests to the API are routed
  * into the sandbox, which answers them in the test process. Returns the
  * sandbox, so the test holds the controls. Cross-origin requests get the CORS
  * headers the standalone server would send.
  *
- * Your own handlers: MSW handlers in the `handlers` option answer paths the
- * contract does not define (msw is loaded only then); a `page.route()` you
- * add after `installSandbox` runs first for any path (Playwright runs the
- * newest route first) and can `route.fallback()` to the sandbox.
+ * Your own handlers: the `handlers` option (MSW handlers or plain functions)
+ * answers any URL the page requests that the contract does not define, under
+ * the base path and outside it; a `page.route()` you add after
+ * `installSandbox` runs first for any path (Playwright runs the newest route
+ * first) and can `route.fallback()` to the sandbox.
  *
  * @example
  * const sandbox = await installSandbox(page, { baseUrl: 'https://api.example.test/v1' })
  * sandbox.scenario.set('unavailable')
  * await page.goto('http://localhost:5173/')
  */
-export const installSandbox = async (
+export const installSandbox = async <const S extends string = never>(
   target: RouteTarget,
-  options: PlaywrightSandboxOptions = {},
-): Promise<PlaywrightSandbox> => {
-  const { handlers: own = [], ...coreOptions } = Object(options) as PlaywrightSandboxOptions
+  options: PlaywrightSandboxOptions<S> = {},
+): Promise<PlaywrightSandbox<S>> => {
+  checkOptionNames(options, PLAYWRIGHT_OPTION_NAMES, 'install the sandbox')
+  const { handlers, ...coreOptions } = Object(options) as PlaywrightSandboxOptions<S>
+  const own = checkOwnHandlers(handlers, 'install the sandbox')
   // Upstream mode: `record` and `replay` may name files (docs/upstream.md).
   if (coreOptions.upstream !== undefined)
     coreOptions.upstream = resolveUpstreamFiles(coreOptions.upstream).option
   const sandbox = createSandboxCore(
     typeof options === 'object' && options !== null ? coreOptions : options,
   )
-  const matches: UrlMatcher = (candidate) =>
+  const inApi: UrlMatcher = (candidate) =>
     (sandbox.origin === undefined || candidate.origin === sandbox.origin) &&
     belowBasePath(candidate.pathname, sandbox.basePath) !== undefined
+  // With handlers of your own, every URL the page requests is offered to them
+  // (the order rule of every runtime); without, only the API's are routed.
+  const matches: UrlMatcher = own.length === 0 ? inApi : () => true
 
   const handler = async (route: RouteLike): Promise<void> => {
     const request = route.request()
@@ -181,6 +163,17 @@ export const installSandbox = async (
     const method = request.method()
     const headers = await request.allHeaders()
     const origin = headers.origin
+    const body = request.postDataBuffer()
+    const sandboxRequest = {
+      method,
+      url,
+      headers,
+      body: body === null ? null : new Uint8Array(body),
+    }
+    if (!inApi(new URL(url))) {
+      if (!(await fulfilWithOwnHandlers(route, own, sandboxRequest, origin))) await route.fallback()
+      return
+    }
     if (method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) {
       // A CORS preflight: answered like the standalone server does, without key or quota.
       await route.fulfill({
@@ -190,13 +183,6 @@ export const installSandbox = async (
       })
       return
     }
-    const body = request.postDataBuffer()
-    const sandboxRequest = {
-      method,
-      url,
-      headers,
-      body: body === null ? null : new Uint8Array(body),
-    }
     const forward = forwardWithRoute(route)
     let answer = await sandbox.answer(sandboxRequest, {
       passUnknownRoutes: own.length > 0,
@@ -204,18 +190,7 @@ export const installSandbox = async (
     })
     if (answer === null && own.length > 0) {
       // A path the contract does not define: the user's handlers first, then the sandbox's 404.
-      const mine = await answerWithOwnHandlers(own, sandboxRequest)
-      if (mine === 'failed') {
-        await route.abort('failed')
-        return
-      }
-      if (mine !== undefined) {
-        await route.fulfill({
-          ...mine,
-          headers: { ...mine.headers, ...crossOriginHeaders({ origin, url }) },
-        })
-        return
-      }
+      if (await fulfilWithOwnHandlers(route, own, sandboxRequest, origin)) return
       answer = await sandbox.answer(sandboxRequest, { forward })
     }
     if (answer === null) {

@@ -12,6 +12,7 @@ import { createMemoryState } from '../state/memory-state.js'
 import type { SandboxEvents } from '../state/sandbox-events.js'
 import {
   DEFAULT_SESSION,
+  dropOtherSessions,
   type SandboxState,
   SESSION_ID,
   type SessionSummary,
@@ -22,18 +23,29 @@ import { createSessionModes } from '../upstream/session-modes.js'
 import { resolveUpstreamOptions, type SessionMode } from '../upstream/upstream-options.js'
 import { createModeControls } from './mode-controls.js'
 import { type HandleInput, normalizeRequest } from './normalize-request.js'
+import { type ResetOptions, readResetScope } from './reset-options.js'
 import { resolveOptions } from './resolve-options.js'
 import type { SandboxOptions } from './sandbox-options.js'
 import { createSessionControls, type SessionControls } from './session-controls.js'
 import { createSharedStoreControls } from './shared-store-controls.js'
 
+export type { ResetOptions } from './reset-options.js'
 export type { ScenarioInfo, SessionControls } from './session-controls.js'
 
 /** A session as `sessions.list()` shows it. */
 export type SessionInfo = SessionSummary
 
-/** A running sandbox without MSW: the runtime-free core, the default session's controls, and the other sessions. */
-export interface SandboxCore extends SessionControls {
+/**
+ * A running sandbox without MSW: the runtime-free core, the default session's
+ * controls, and the other sessions. `S` is the names of your own scenarios.
+ */
+export interface SandboxCore<S extends string = never> extends SessionControls<S> {
+  /**
+   * Back to the seeded pets, the start scenario, the real clock, fresh quotas
+   * and bans, no run-time keys, an empty journal. `{ sessions: 'all' }` also
+   * drops every other session and the keys bound to them.
+   */
+  reset(options?: ResetOptions): Promise<void>
   /** The API's path prefix, e.g. `/v1`. */
   readonly basePath: string
   /** The one origin the sandbox answers for (from a full `baseUrl`), or undefined for any. */
@@ -77,7 +89,7 @@ export interface SandboxCore extends SessionControls {
   /** Upstream mode (the `upstream` option, contract §17); without it, `modes` is `['sandbox']`. */
   readonly upstream: UpstreamControls
   /** The controls of one session, created on first use (the same controls as the sandbox's own). */
-  session(id: string): SessionControls
+  session(id: string): SessionControls<S>
   readonly sessions: {
     /** Every live session, `default` first. */
     list(): SessionInfo[]
@@ -117,7 +129,9 @@ const hidePassword = (url: string | undefined): string | undefined =>
  * const core = createSandboxCore({ seed: 1 })
  * const response = await core.handle({ method: 'GET', url: 'http://x/v1/pets', headers: {}, body: null })
  */
-export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => {
+export const createSandboxCore = <const S extends string = never>(
+  options: SandboxOptions<S> = {},
+): SandboxCore<S> => {
   const { origin, settings } = resolveOptions(options)
   const scenarios = createScenarioRegistry(
     options.scenarios,
@@ -203,7 +217,8 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
     })
   }
 
-  const controlsOf = (id: string): SessionControls =>
+  // Untyped names inside: the controls check every name against the registry at run time.
+  const controlsOf = (id: string): SessionControls<string> =>
     memory === undefined
       ? createSharedStoreControls({
           id,
@@ -224,10 +239,16 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
           mode: createModeControls(modes, id),
         })
   const own = controlsOf(DEFAULT_SESSION)
+  const resetDefault = own.reset
   const answer = (request: HandleInput, handleOptions?: HandleOptions) =>
     handleRequest(ctx, normalizeRequest(request), handleOptions)
 
   return Object.assign(own, {
+    reset: async (resetOptions?: ResetOptions) => {
+      // Through the state seam, so it holds in memory and on a shared store alike.
+      if (readResetScope(resetOptions) === 'all') await dropOtherSessions(state)
+      await resetDefault()
+    },
     basePath: settings.basePath,
     origin,
     fidelity: settings.fidelity,
@@ -251,7 +272,7 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
     disconnect: async () => {
       await shared?.close()
     },
-    session(id: string): SessionControls {
+    session(id: string): SessionControls<string> {
       if (typeof id !== 'string' || !SESSION_ID.test(id)) {
         throw new TypeError(
           `Failed to select session "${String(id)}": a session id is 1-64 characters of A-Z a-z 0-9 . _ -.`,
@@ -282,7 +303,7 @@ export const createSandboxCore = (options: SandboxOptions = {}): SandboxCore => 
         return memory.dropSession(id)
       },
     },
-  }) satisfies SandboxCore
+  }) satisfies SandboxCore<string> as unknown as SandboxCore<S>
 }
 
 export type { Answer, HandleInput, HandleOptions }

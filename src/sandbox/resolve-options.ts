@@ -1,6 +1,7 @@
 import { createNewPetSchema } from '../contract/pet.js'
 import type { SandboxSettings } from '../operations/operation.js'
 import { resolveRateLimitOptions } from '../rate-limit/rate-limit-options.js'
+import { checkOptionNames } from './check-option-names.js'
 import { resolveFidelity } from './resolve-fidelity.js'
 import {
   DEFAULT_BASE_PATH,
@@ -33,19 +34,13 @@ const checkCount = (name: string, value: number | undefined, max: number): void 
 }
 
 /** Checks the options that are not checked where they are used, and derives the operation settings. */
-export const resolveOptions = (options: SandboxOptions): ResolvedBase => {
+export const resolveOptions = (options: SandboxOptions<string>): ResolvedBase => {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(
       `Failed to create the sandbox: options must be an object, got ${options === null ? 'null' : typeof options}.`,
     )
   }
-  const known = new Set<string>(SANDBOX_OPTION_NAMES)
-  const unknown = Object.keys(options).filter((name) => !known.has(name))
-  if (unknown.length > 0) {
-    throw new TypeError(
-      `Failed to create the sandbox: unknown option${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `"${n}"`).join(', ')}. Known options: ${SANDBOX_OPTION_NAMES.join(', ')}.`,
-    )
-  }
+  checkOptionNames(options, SANDBOX_OPTION_NAMES, 'create the sandbox')
   checkCount('pets', options.pets, 1_000_000)
   checkCount('maxSessions', options.maxSessions, 1_000_000)
   if (options.maxSessions !== undefined && options.maxSessions < 1) {

@@ -2,19 +2,22 @@ import type { KeyOption } from '../auth/key-registry.js'
 import { FIDELITY_SETTING_NAMES, type FidelitySettings } from '../contract/fidelity.js'
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import type { RateLimiter } from '../rate-limit/rate-limiter.js'
+import type { ScenarioName } from '../scenarios/built-in-scenarios.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { StoreOption } from '../state/shared-store.js'
 import type { UpstreamOptions } from '../upstream/upstream-options.js'
 
 /**
- * Options of `createSandbox`. Every one is optional. The fidelity settings of
+ * Options of `createSandbox`. Every one is optional. `S` is the names of your
+ * own `scenarios`, inferred from them, so that `scenario` and
+ * `sandbox.scenario.set()` take only a known name. The fidelity settings of
  * contract §16 (`limitOutOfRange`, `unknownStatusFilter`, `defaultStatus`,
  * `nameMaxLength`, `unknownFields`, `pagination`, `totalCountHeader`,
  * `errorCodes`, `maxBodyBytes`) make the sandbox answer like a given
  * deployment where the spec is silent; `petstore-sandbox verify --emit-config`
  * writes them. Their defaults are the contract's guesses.
  */
-export interface SandboxOptions extends Partial<FidelitySettings> {
+export interface SandboxOptions<S extends string = never> extends Partial<FidelitySettings> {
   /**
    * Where the API lives. A path (default `/v1`) matches any origin whose path
    * starts with it, so production, staging and relative URLs are all
@@ -28,10 +31,10 @@ export interface SandboxOptions extends Partial<FidelitySettings> {
   pets?: number
   /** Extra API keys: `{ 'my-key': 'pro' }` or `{ 'big-co': { plan: 'enterprise', perMinute: 20_000 } }`. */
   keys?: Record<string, KeyOption>
-  /** The sticky scenario at start and after reset (default `default`). */
-  scenario?: string
-  /** Your own scenarios, next to the built-in ones. */
-  scenarios?: readonly Scenario[]
+  /** The sticky scenario at start and after reset (default `default`): a built-in name or one of `scenarios`. */
+  scenario?: ScenarioName<NoInfer<S>>
+  /** Your own scenarios (`defineScenario`), next to the built-in ones. */
+  scenarios?: readonly Scenario<S>[]
   /**
    * The built-in `flaky` scenario: the share of requests that fail (default
    * 0.3) and the seed of their pattern (default `seed`).
@@ -96,8 +99,11 @@ export interface SandboxOptions extends Partial<FidelitySettings> {
   instance?: string
 }
 
-/** Every option `createSandbox` knows: another one is a mistake (a typo, say) and fails fast. */
-export const SANDBOX_OPTION_NAMES: readonly (keyof SandboxOptions)[] = [
+/**
+ * Every public option of the core (`createSandboxCore`); each entry adds its
+ * own. Another one is a mistake (a typo, say) and fails fast, naming these.
+ */
+export const SANDBOX_OPTION_NAMES = [
   'baseUrl',
   'seed',
   'pets',
@@ -106,7 +112,6 @@ export const SANDBOX_OPTION_NAMES: readonly (keyof SandboxOptions)[] = [
   'scenarios',
   'flaky',
   'rateLimit',
-  'limiter',
   'now',
   'journalSize',
   'journalMaxEntries',
@@ -120,7 +125,7 @@ export const SANDBOX_OPTION_NAMES: readonly (keyof SandboxOptions)[] = [
   'upstream',
   'instance',
   ...FIDELITY_SETTING_NAMES,
-]
+] as const satisfies readonly (keyof SandboxOptions)[]
 
 export const DEFAULT_BASE_PATH = '/v1'
 export const DEFAULT_DEPRECATED_AT = '2026-01-01T00:00:00Z'

@@ -7,6 +7,7 @@ import { type Har, type ToHarOptions, toHAR } from '../journal/to-har.js'
 import type { ClientReport } from '../judge/finding.js'
 import type { CoverageReport } from '../judge/measure-coverage.js'
 import type { ExpectOptions, RequestMatch } from '../judge/request-match.js'
+import type { ScenarioName } from '../scenarios/built-in-scenarios.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { MemorySessionState, MemoryState } from '../state/memory-state.js'
@@ -20,8 +21,12 @@ export interface ScenarioInfo {
   description: string
 }
 
-/** The controls of one session: what a test steers. */
-export interface SessionControls {
+/**
+ * The controls of one session: what a test steers. `S` is the names of the
+ * scenarios given in the options (see `ScenarioName`); it only narrows what
+ * the controls take, so a `Sandbox<'mine'>` still passes where a `Sandbox` is asked for.
+ */
+export interface SessionControls<S extends string = never> {
   /** The session's id (`default` for the sandbox's own controls). */
   readonly id: string
   /** Resolves once the session's pets are in place. Requests wait for it by themselves. */
@@ -43,8 +48,12 @@ export interface SessionControls {
   readonly scenario: {
     /** The sticky scenario's name. */
     get(): string
-    /** Makes a scenario sticky in this session; throws for an unknown name. */
-    set(name: string): void
+    /**
+     * Makes a scenario sticky in this session; throws for an unknown name. A
+     * scenario registered later with `register` is not in the type: pass it
+     * in the options to use it without a cast.
+     */
+    set(name: ScenarioName<S>): void
     list(): ScenarioInfo[]
     /** Registers a scenario for the whole sandbox (every session). */
     register(scenario: Scenario): void
@@ -113,7 +122,7 @@ export const createSessionControls = (input: {
   /** The session behind the controls (created again if it was dropped meanwhile). */
   resolve: () => MemorySessionState
   mode: ModeControls
-}): SessionControls => {
+}): SessionControls<string> => {
   const { id, state, scenarios, resolve, mode } = input
   const clock: SandboxClock = {
     now: () => resolve().now(),

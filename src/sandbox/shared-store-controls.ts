@@ -37,7 +37,7 @@ export const createSharedStoreControls = (input: {
   fallback: { startScenario: string; baseKeys: ReadonlyMap<string, ApiKeyInfo>; now: () => number }
   /** The session's mode, held by this instance (contract §17). */
   mode: ModeControls
-}): SessionControls => {
+}): SessionControls<string> => {
   const { id, state, scenarios, fallback, mode } = input
   const known = () => state.peek(id)
   // The store's journal holds every instance's requests: judged asynchronously, through the seam.

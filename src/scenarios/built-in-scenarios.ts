@@ -18,6 +18,15 @@ export interface BuiltInScenariosOptions {
   flaky?: Omit<FlakyOptions, 'name'> | undefined
 }
 
+/** The name of a built-in scenario: `'default' | 'empty' | … | 'flaky'`. */
+export type BuiltInScenarioName = ReturnType<typeof builtInScenarios>[number]['name']
+
+/**
+ * A scenario name a sandbox knows: a built-in one, or one of the scenarios you
+ * registered in its options (`S`, inferred from `scenarios`). A typo fails type checking.
+ */
+export type ScenarioName<S extends string = never> = BuiltInScenarioName | S
+
 /**
  * The built-in scenarios in the order the README lists them, with `flaky`
  * configured by the sandbox's options.
@@ -25,20 +34,21 @@ export interface BuiltInScenariosOptions {
  * @example
  * builtInScenarios({ flaky: { rate: 0.5, seed: 7 } }).map((s) => s.name)
  */
-export const builtInScenarios = (options: BuiltInScenariosOptions = {}): Scenario[] => [
-  defaultScenario,
-  emptyScenario,
-  paginatedScenario,
-  rateLimitedScenario,
-  bannedScenario,
-  unauthorizedScenario,
-  serverErrorScenario,
-  unavailableScenario,
-  slowScenario,
-  timeoutScenario,
-  networkErrorScenario,
-  sunsetScenario,
-  options.flaky === undefined
-    ? flakyScenario
-    : createFlakyScenario({ ...options.flaky, name: 'flaky' }),
-]
+export const builtInScenarios = (options: BuiltInScenariosOptions = {}) =>
+  [
+    defaultScenario,
+    emptyScenario,
+    paginatedScenario,
+    rateLimitedScenario,
+    bannedScenario,
+    unauthorizedScenario,
+    serverErrorScenario,
+    unavailableScenario,
+    slowScenario,
+    timeoutScenario,
+    networkErrorScenario,
+    sunsetScenario,
+    options.flaky === undefined
+      ? flakyScenario
+      : createFlakyScenario({ ...options.flaky, name: 'flaky' }),
+  ] as const satisfies readonly Scenario[]

@@ -38,9 +38,9 @@ export interface ScenarioStoreContext {
  * scenario's store), and no handler branches on a scenario's name.
  * See docs/decisions/0005-scenarios-are-data.md.
  */
-export interface Scenario {
+export interface Scenario<Name extends string = string> {
   /** Lower-case name used in `__scenario=` and `X-Sandbox-Scenario:`. */
-  name: string
+  name: Name
   /** One sentence for the README, the dashboard and `unknown_scenario` messages. */
   description: string
   /**

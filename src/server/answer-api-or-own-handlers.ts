@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { RequestHandler } from 'msw'
+import type { OwnHandler } from '../handlers/check-own-handlers.js'
 import { type ApiAnswerContext, answerApiRequest, oversized } from './answer-api-request.js'
-import { answerWithMswHandlers } from './answer-with-msw-handlers.js'
 import { readRequestBody } from './read-request-body.js'
+import { serveOwnHandlers } from './serve-own-handlers.js'
 
 /**
  * Below the base path with the user's own handlers: the sandbox answers the
@@ -14,7 +14,7 @@ import { readRequestBody } from './read-request-body.js'
  */
 export const answerApiOrOwnHandlers = async (input: {
   api: ApiAnswerContext
-  handlers: readonly RequestHandler[]
+  handlers: readonly OwnHandler[]
   req: IncomingMessage
   res: ServerResponse
   url: string
@@ -32,6 +32,6 @@ export const answerApiOrOwnHandlers = async (input: {
     return answerApiRequest(api, req, res, { body: oversized(maxBodyBytes), basePathHint })
   const { body } = read
   if (await answerApiRequest(api, req, res, { body, passUnknownRoutes: true })) return true
-  if (await answerWithMswHandlers(handlers, req, res, url, body)) return true
+  if (await serveOwnHandlers(handlers, req, res, url, body)) return true
   return answerApiRequest(api, req, res, { body, basePathHint })
 }

@@ -8,7 +8,7 @@ import { type HeldAnswers, writeSandboxResponse } from './write-sandbox-response
 
 /** What answering an API request needs from its server (or middleware). */
 export interface ApiAnswerContext {
-  sandbox: SandboxCore
+  sandbox: SandboxCore<string>
   held: HeldAnswers
   /** Host used when a request's Host header is missing or malformed. */
   fallbackHost: string

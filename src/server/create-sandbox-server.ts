@@ -4,14 +4,15 @@ import type { AddressInfo } from 'node:net'
 import { hostname } from 'node:os'
 import type { Duplex } from 'node:stream'
 import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
+import { checkOwnHandlers } from '../handlers/check-own-handlers.js'
 import { ApiError } from '../http/api-error.js'
 import { internalError, routeNotFound } from '../http/errors.js'
 import type { JournalRecord } from '../journal/journal.js'
 import { belowBasePath } from '../pipeline/locate.js'
+import { checkOptionNames } from '../sandbox/check-option-names.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { answerApiOrOwnHandlers } from './answer-api-or-own-handlers.js'
 import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js'
-import { answerWithMswHandlers } from './answer-with-msw-handlers.js'
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { checkRequestHead } from './check-request-head.js'
 import { checkControlOrigin } from './control/check-control-origin.js'
@@ -25,17 +26,18 @@ import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-f
 import { describeRequest } from './describe-request.js'
 import { createNodeForwarder } from './forward-with-node-http.js'
 import { handleClientError, markAnswered, writeErrorAndClose } from './handle-client-error.js'
+import { serveOwnHandlers } from './serve-own-handlers.js'
 import { SERVER_LIMITS } from './server-limits.js'
 import { answerServerIndex, describeLinks, serverLinks } from './server-links.js'
 // Issue 13: makes the `store` option (Redis) available to the sandboxes this module creates.
 import './redis-store.js'
-import type { SandboxServerOptions } from './server-options.js'
+import { type SandboxServerOptions, SERVER_OPTION_NAMES } from './server-options.js'
 import { createHeldAnswers, writeNow } from './write-sandbox-response.js'
 
 /** A standalone sandbox server on node:http. */
-export interface SandboxServer {
+export interface SandboxServer<S extends string = never> {
   /** The sandbox behind the server; the data file follows its events. */
-  readonly sandbox: SandboxCore
+  readonly sandbox: SandboxCore<S>
   readonly server: Server
   /** Loads the data file and the OpenAPI document, then listens. Port 0 picks a free port. */
   listen(port?: number, host?: string): Promise<{ url: string; port: number; host: string }>
@@ -61,12 +63,15 @@ const pathOf = (target: string): string => {
  * // later
  * await app.close()
  */
-export const createSandboxServer = (options: SandboxServerOptions = {}): SandboxServer => {
+export const createSandboxServer = <const S extends string = never>(
+  options: SandboxServerOptions<S> = {},
+): SandboxServer<S> => {
+  checkOptionNames(options, SERVER_OPTION_NAMES, 'create the server')
   const {
     adminToken,
     allowedHosts = [],
     dataFile,
-    handlers = [],
+    handlers: givenHandlers,
     onRequest,
     timeouts = {},
     cors: corsOptions,
@@ -78,6 +83,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
     throw new TypeError(
       'Failed to create the server: a data file and a shared store cannot be combined; the store (Redis) keeps the pets. Drop --data or --store.',
     )
+  const handlers = checkOwnHandlers(givenHandlers, 'create the server')
   // Upstream mode (contract §17): record and replay files, and a keep-alive client to the upstream.
   const files = resolveUpstreamFiles(sandboxOptions.upstream)
   // Several instances on one store: each names itself in the journal entries it writes.
@@ -185,7 +191,7 @@ export const createSandboxServer = (options: SandboxServerOptions = {}): Sandbox
         )
           return
       } else if (url !== undefined && handlers.length > 0) {
-        if (await answerWithMswHandlers(handlers, req, res, url)) return
+        if (await serveOwnHandlers(handlers, req, res, url)) return
       }
     }
     if (path === '/') {

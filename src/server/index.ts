@@ -14,6 +14,7 @@ export { CONTROL_PREFIX } from './control/handle-control-request.js'
 export { DEFAULT_CORS_OPTIONS } from './create-cors-handler.js'
 export { createSandboxServer, type SandboxServer } from './create-sandbox-server.js'
 export { DataFileError, readDataFile } from './data-file/read-data-file.js'
+export { defineConfig, type SandboxConfig } from './define-config.js'
 export { formatLogLine, type RequestLogEntry } from './format-log-line.js'
 export {
   type SandboxMiddleware,

@@ -42,7 +42,7 @@ const parsedBody = (req: IncomingMessage): Uint8Array | undefined => {
  * app.listen(3000)
  */
 export const sandboxMiddleware = (
-  sandbox: SandboxCore,
+  sandbox: SandboxCore<string>,
   options: SandboxMiddlewareOptions = {},
 ): SandboxMiddleware => {
   const ctx: ApiAnswerContext = {

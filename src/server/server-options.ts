@@ -1,10 +1,10 @@
 import type { CorsOptions } from 'cors'
-import type { RequestHandler } from 'msw'
-import type { SandboxOptions } from '../sandbox/sandbox-options.js'
+import type { OwnHandler } from '../handlers/check-own-handlers.js'
+import { SANDBOX_OPTION_NAMES, type SandboxOptions } from '../sandbox/sandbox-options.js'
 import type { RequestLogEntry } from './format-log-line.js'
 
 /** Options of `createSandboxServer`: the sandbox's options plus the server's own. */
-export interface SandboxServerOptions extends SandboxOptions {
+export interface SandboxServerOptions<S extends string = never> extends SandboxOptions<S> {
   /** Opens the control API to every caller that sends `Authorization: Bearer <adminToken>` (and only to them). */
   adminToken?: string
   /**
@@ -12,14 +12,15 @@ export interface SandboxServerOptions extends SandboxOptions {
    * the control API answers (`--allowed-host`). Guards against DNS rebinding (contract §14).
    */
   allowedHosts?: readonly string[]
-  /** Keep the pets in this JSON file (created when absent). See the README's "Persistence". */
+  /** Keep the pets in this JSON file (created when absent). See docs/server.md, "The data file". */
   dataFile?: string
   /**
-   * Your own MSW handlers: for paths outside the API and the control API, and
-   * for paths under the base path that the contract does not define (a path
-   * nobody answers is still 404 `route_not_found`).
+   * Your own handlers (MSW handlers, or functions `(request) => Response | undefined`):
+   * for paths outside the API and the control API, and for paths under the
+   * base path that the contract does not define (a path nobody answers is
+   * still 404 `route_not_found`).
    */
-  handlers?: readonly RequestHandler[]
+  handlers?: readonly OwnHandler[]
   /** CORS options for the `cors` package, or false to send no CORS headers (default: contract §11). */
   cors?: CorsOptions | false
   /** Called once per finished request (the CLI's request log). */
@@ -40,3 +41,17 @@ export interface SandboxServerOptions extends SandboxOptions {
   /** How long `close()` waits for in-flight requests before cutting them (default 10,000 ms). */
   shutdownGraceMs?: number
 }
+
+/** Every option `createSandboxServer` knows (the ones it names when it refuses another). */
+export const SERVER_OPTION_NAMES = [
+  ...SANDBOX_OPTION_NAMES,
+  'adminToken',
+  'allowedHosts',
+  'dataFile',
+  'handlers',
+  'cors',
+  'onRequest',
+  'maxHoldMs',
+  'timeouts',
+  'shutdownGraceMs',
+] as const satisfies readonly (keyof SandboxServerOptions)[]

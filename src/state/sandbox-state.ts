@@ -139,3 +139,19 @@ export const DEFAULT_SESSION = 'default'
 
 /** Session ids: 1-64 characters of A-Z a-z 0-9 . _ - (contract §12). */
 export const SESSION_ID = /^[A-Za-z0-9._-]{1,64}$/
+
+/**
+ * Drops every session but `default`, with the run-time keys bound to them,
+ * through the seam alone (`listSessions` and `dropSession`), so it works the
+ * same in memory and on a shared store. Sessions created meanwhile survive.
+ * Resolves how many were dropped.
+ *
+ * @example
+ * await dropOtherSessions(sandbox.state) // what reset({ sessions: 'all' }) does first
+ */
+export const dropOtherSessions = async (state: SandboxState): Promise<number> => {
+  let dropped = 0
+  for (const { id } of await state.listSessions())
+    if (id !== DEFAULT_SESSION && (await state.dropSession(id))) dropped += 1
+  return dropped
+}

@@ -119,10 +119,12 @@ export const parseStoreOption = (
   return { url, prefix, timeoutMs }
 }
 
+/** @internal The Redis state's module: kept out of the published declarations. */
 type RedisModule = typeof import('./redis/create-redis-state.js')
 let opener: (() => Promise<RedisModule>) | undefined
 
 /**
+ * @internal Not part of the published API.
  * Makes the `store` option available: the Node-only server module registers
  * the Redis state's loader here, so that the core (which browsers bundle too)
  * never names the Redis code, and a bundler never follows it there.

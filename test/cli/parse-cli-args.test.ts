@@ -61,6 +61,21 @@ describe('parseCliArgs', () => {
     expect(() => parseCliArgs([flag, value], {})).toThrow(new RegExp(`^Failed to read ${flag}`))
   })
 
+  // Issue 21: "1d" printed zod's raw "expected number, received NaN"; the flag now says what
+  // it takes, in the config file's words.
+  it.each(['1d', 'soon', '', '1.5h'])(
+    'explains the duration rule for --session-ttl %j',
+    (value) => {
+      const message = messageOf(() => parseCliArgs(['--session-ttl', value], {}))
+      expect(message).toBe(
+        `Failed to read --session-ttl: "${value}" must be a duration from 1s to 720h (write 90, 90s, 30m or 2h).`,
+      )
+      expect(messageOf(() => parseConfigFile({ sessionTtl: value || '1d' }, 'x.json'))).toContain(
+        'sessionTtl must be a duration from 1s to 720h (write 90, 90s, 30m or 2h)',
+      )
+    },
+  )
+
   it('reads every flag', () => {
     expect(
       parseCliArgs([

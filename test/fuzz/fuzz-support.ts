@@ -5,7 +5,7 @@ import { checkResponseAgainstOpenApi } from '../support/openapi-validator.js'
 /**
  * fast-check parameters for a fuzz file: `numRuns` unless `FUZZ_RUNS` says
  * otherwise; `FUZZ_SEED` and `FUZZ_PATH` replay a failure exactly (fast-check
- * prints both when a property fails). See the README's "Fuzz tests".
+ * prints both when a property fails). See docs/development.md, "Fuzz tests".
  */
 export const fuzzParameters = (numRuns: number): fc.Parameters<unknown> => {
   const seed = process.env.FUZZ_SEED

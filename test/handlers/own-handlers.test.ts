@@ -1,6 +1,6 @@
 import { HttpResponse, http } from 'msw'
 import { setupServer } from 'msw/node'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createSandbox } from '../../src/index.js'
 import { setupSandbox } from '../../src/runtimes/node.js'
 import { createSandboxServer } from '../../src/server/index.js'
@@ -18,13 +18,32 @@ const echo = http.post('*/v1/uploads', async ({ request }) =>
 const broken = http.get('*/v1/broken', () => HttpResponse.error())
 // A handler for a contract path in the `handlers` option never runs: the contract's routes are the sandbox's.
 const shadowed = http.get('*/v1/pets', () => HttpResponse.json('not the sandbox'))
-const OWN = [categories, echo, broken, shadowed]
+// Issue 21: outside the base path too, and plain functions next to MSW handlers.
+const health = http.get('*/health', () => HttpResponse.json({ ok: true }))
+const version = (request: Request): Response | undefined =>
+  new URL(request.url).pathname === '/version' ? Response.json({ version: '1.2.3' }) : undefined
+const OWN = [categories, echo, broken, shadowed, version, health]
 
 const codeOf = async (response: Response): Promise<unknown> =>
   ((await response.json()) as { code?: unknown }).code
 
 /** The same expectations for every way of running the sandbox. */
-const expectOwnHandlers = (base: () => string) => {
+const expectOwnHandlers = (base: () => string, { plain = true } = {}) => {
+  const origin = () => new URL(base()).origin
+
+  it('answers a path outside the base path with your handler (the order rule holds there too)', async () => {
+    const response = await fetch(`${origin()}/health`)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual({ ok: true })
+  })
+
+  if (plain)
+    it('answers with a plain function (request) => Response, and passes on when it returns undefined', async () => {
+      expect(await (await fetch(`${origin()}/version`)).json()).toEqual({ version: '1.2.3' })
+      // The function passed /health on: the MSW handler after it answered.
+      expect((await fetch(`${origin()}/health`)).status).toBe(200)
+    })
+
   it('answers a path under /v1 the contract does not define with your handler', async () => {
     const response = await fetch(`${base()}/categories`, { headers: FREE })
     expect(response.status).toBe(200)
@@ -86,10 +105,10 @@ describe('setupSandbox({ handlers })', () => {
 
 describe('your handlers before the sandbox’s in your own setupServer', () => {
   const sandbox = createSandbox()
-  const server = setupServer(categories, echo, broken, ...sandbox.handlers)
+  const server = setupServer(categories, echo, broken, health, ...sandbox.handlers)
   beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
   afterAll(() => server.close())
-  expectOwnHandlers(() => API)
+  expectOwnHandlers(() => API, { plain: false })
 })
 
 describe('createSandboxServer({ handlers }) over HTTP', () => {
@@ -107,5 +126,34 @@ describe('createSandboxServer({ handlers }) over HTTP', () => {
     expect((await send('/pets')).status).toBe(413)
     // Routing comes before input checks: an unknown path is 404, never 413.
     expect(await codeOf(await send('/uploads'))).toBe('route_not_found')
+  })
+})
+
+describe('a handlers option that is not a list of handlers', () => {
+  it('fails fast naming the bad entry, in every runtime', () => {
+    const bad = [categories, 'health'] as unknown as typeof OWN
+    const message = /handlers\[1\] is not one of MSW handlers or functions/
+    expect(() => createSandbox({ handlers: bad })).toThrow(message)
+    expect(() => createSandboxServer({ handlers: bad })).toThrow(message)
+    expect(() => createSandbox({ handlers: categories as unknown as typeof OWN })).toThrow(
+      /handlers must be a list of MSW handlers or functions/,
+    )
+  })
+
+  it('answers 500 internal_error when a plain function returns something that is not a Response', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const app = createSandboxServer({
+      handlers: [(() => ({ ok: true })) as unknown as (typeof OWN)[number]],
+    })
+    const { url } = await app.listen(0, '127.0.0.1')
+    try {
+      const response = await fetch(`${url}/health`)
+      expect(response.status).toBe(500)
+      expect(await codeOf(response)).toBe('internal_error')
+      expect(String(logged.mock.calls[0]?.[1])).toMatch(/handlers\[0\]: it returned object/)
+    } finally {
+      logged.mockRestore()
+      await app.close()
+    }
   })
 })

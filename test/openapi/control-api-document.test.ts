@@ -39,6 +39,8 @@ const EXCHANGES: [string, string, string | undefined, number, Record<string, str
   ['GET', '/__sandbox/coverage', undefined, 200],
   ['DELETE', '/__sandbox/requests', undefined, 204],
   ['POST', '/__sandbox/reset', undefined, 204],
+  ['POST', '/__sandbox/reset?sessions=all', undefined, 204],
+  ['POST', '/__sandbox/reset?sessions=some', undefined, 400],
   ['PATCH', '/__sandbox/clock', undefined, 405],
   ['GET', '/__sandbox/no-such-route', undefined, 404],
   ['POST', '/__sandbox/clock', '{"realTime":true}', 200],

@@ -65,6 +65,17 @@ describe('your own handlers in the service worker (startSandbox({ handlers }))',
     expect(answer).toEqual({ status: 200, body: '[{"id":1,"name":"Cats"}]' })
   })
 
+  it('answers a path outside the base path with your handlers, MSW or plain function', async () => {
+    expect(await fetchInPage(page, `${server.origin}/health`, '')).toEqual({
+      status: 200,
+      body: '{"ok":true}',
+    })
+    expect(await fetchInPage(page, `${server.origin}/version`, '')).toEqual({
+      status: 200,
+      body: '{"version":"1.2.3"}',
+    })
+  })
+
   it('still answers 404 route_not_found for an unknown path nobody handles, and 401 before it', async () => {
     const unknown = await fetchInPage(page, `${server.origin}/v1/owners`)
     expect(typeof unknown === 'string' ? unknown : unknown.status).toBe(404)
@@ -77,16 +88,21 @@ describe('your own handlers in the service worker (startSandbox({ handlers }))',
 
 describe('your own handlers with installSandbox (Playwright)', () => {
   const API = 'https://api.petstore.test/v1'
+  const APP = 'https://app.petstore.test'
   let page: Page
 
   beforeAll(async () => {
     page = await browser.newPage()
-    await page.route('https://app.petstore.test/', (route) =>
-      route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>app</title>' }),
-    )
+    // Registered first, so it runs last: what the sandbox and your handlers pass on lands here.
+    await page.route(`${APP}/elsewhere`, (route) => route.fulfill({ status: 299, body: 'other' }))
     await installSandbox(page, {
       baseUrl: API,
       handlers: [
+        // Issue 21: the app's page itself, outside the API, from a handler.
+        http.get(`${APP}/`, () => HttpResponse.html('<!doctype html><title>app</title>')),
+        http.get(`${APP}/health`, () => HttpResponse.json({ ok: true })),
+        (request) =>
+          request.url === `${APP}/version` ? Response.json({ version: '1.2.3' }) : undefined,
         http.get(`${API}/categories`, () => HttpResponse.json([{ id: 2, name: 'Dogs' }])),
         http.get(`${API}/broken`, () => HttpResponse.error()),
       ],
@@ -98,6 +114,25 @@ describe('your own handlers with installSandbox (Playwright)', () => {
 
   afterAll(async () => {
     await page?.close()
+  })
+
+  it('answers any URL the page requests outside the API with your handlers: the page, /health, a function', async () => {
+    expect(await page.title()).toBe('app')
+    expect(await fetchInPage(page, `${APP}/health`, '')).toMatchObject({
+      status: 200,
+      body: '{"ok":true}',
+    })
+    expect(await fetchInPage(page, `${APP}/version`, '')).toMatchObject({
+      status: 200,
+      body: '{"version":"1.2.3"}',
+    })
+  })
+
+  it('passes a URL none of your handlers answers on to the routes before it', async () => {
+    expect(await fetchInPage(page, `${APP}/elsewhere`, '')).toMatchObject({
+      status: 299,
+      body: 'other',
+    })
   })
 
   it('answers a path the contract does not define with the handlers option', async () => {

@@ -48,7 +48,8 @@ describe('scenarios of your own', () => {
   })
 
   it('answers with a scenario registered at run time, also as the sticky one', async () => {
-    const sandbox = createSandbox()
+    // Registered after creation: its name is not in the sandbox's type, hence <string>.
+    const sandbox = createSandbox<string>()
     expect((await callSandbox(sandbox, { path: '/pets?__scenario=maintenance' })).status).toBe(400)
     sandbox.scenario.register(maintenance)
     sandbox.scenario.set('maintenance')

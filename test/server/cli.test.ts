@@ -119,7 +119,15 @@ describe('the CLI', () => {
       PETSTORE_SANDBOX_PETS: '3',
     })
     const origin = await serverOrigin(run)
-    expect(run.stdout()).toContain('+ 3 configured (pro, enterprise, business)')
+    // Issue 21: the configured keys by name (in part, as the request log shows keys), each with its plan.
+    for (const line of [
+      'team…(redacted)      pro (configured)',
+      // At most four characters, never more than half: "big-co" shows "big".
+      'big…(redacted)       enterprise (configured)',
+      'ci-…(redacted)       business (configured)',
+    ])
+      expect(run.stdout()).toContain(line)
+    expect(run.stdout()).not.toContain('team-key')
     const list = async (key: string) =>
       fetch(`${origin}/v1/pets`, { headers: { authorization: `Bearer ${key}` } })
     const team = await list('team-key')

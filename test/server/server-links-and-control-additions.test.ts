@@ -103,3 +103,28 @@ describe('POST /__sandbox/keys', () => {
     expect(answer.details.map((d) => d.field)).toEqual([field])
   })
 })
+
+describe('the control API’s 404 (issue 21)', () => {
+  it('names the control API’s routes and the dashboard instead of pointing to the README', async () => {
+    const response = await fetch(`${origin}/__sandbox/nope`)
+    expect(response.status).toBe(404)
+    const body = (await response.json()) as { code: string; message: string }
+    expect(body.code).toBe('route_not_found')
+    expect(body.message).toMatch(/^No route matches \/__sandbox\/nope\. The control API's routes: /)
+    for (const route of [
+      'POST /__sandbox/reset',
+      'GET|PUT /__sandbox/scenario',
+      'GET|POST /__sandbox/clock',
+      'GET|POST /__sandbox/keys',
+      'DELETE /__sandbox/keys/{key}',
+      'GET|DELETE /__sandbox/requests',
+      'GET /__sandbox/requests.har',
+      'GET /__sandbox/sessions',
+      'DELETE /__sandbox/sessions/{id}',
+      'GET /__sandbox/openapi.json',
+      'the dashboard is GET /__sandbox/.',
+    ])
+      expect(body.message).toContain(route)
+    expect(body.message).not.toContain('README')
+  })
+})

@@ -32,9 +32,21 @@ export const spawnCli = (
   args: readonly string[],
   env: Record<string, string> = {},
   entry: keyof typeof ENTRIES = 'source',
+): CliRun => spawnNode([...ENTRIES[entry], ...args], { env })
+
+/**
+ * Runs `node` with these arguments in a folder (default: the repository), as
+ * spawnCli does: the CLI of a packed install, say.
+ *
+ * @example
+ * const run = spawnNode(['node_modules/petstore-sandbox/dist/cli/petstore-sandbox.js', 'init'], { cwd: project })
+ */
+export const spawnNode = (
+  args: readonly string[],
+  { env = {}, cwd = ROOT }: { env?: Record<string, string>; cwd?: string } = {},
 ): CliRun => {
-  const child = spawn(process.execPath, [...ENTRIES[entry], ...args], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, args, {
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 /** The package's runtime dependencies and its peer. */
-const DEPENDENCIES = ['msw', '@faker-js/faker', '@msw/data', 'zod', 'cors']
+const DEPENDENCIES = ['msw', '@faker-js/faker', '@msw/data', 'zod', 'cors', '@types/cors']
 
 /**
  * A fresh project with this package installed as a user gets it: `npm pack`

@@ -6,7 +6,7 @@ import type { ConformanceControls } from '../conformance/parts/target.js'
  * MSW, the Playwright entry): direct calls, no HTTP. Pass the sandbox for its
  * `default` session, or `sandbox.session(id)` for another.
  */
-export const localControls = (sandbox: SessionControls): ConformanceControls => ({
+export const localControls = (sandbox: SessionControls<string>): ConformanceControls => ({
   reset: () => sandbox.reset(),
   setClock: async (time) => sandbox.clock.set(time),
   advanceClock: async (ms) => sandbox.clock.advance(ms),

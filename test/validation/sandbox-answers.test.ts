@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { FIDELITY_DEFAULTS } from '../../src/contract/fidelity.js'
-import { createSandboxCore, type HandleInput } from '../../src/index.js'
+import { type BuiltInScenarioName, createSandboxCore, type HandleInput } from '../../src/index.js'
 import { belowBasePath } from '../../src/pipeline/locate.js'
 import { matchOperation } from '../../src/pipeline/route.js'
 import {
@@ -74,7 +74,7 @@ const REQUESTS: Array<HandleInput & { url: string; body?: string | null }> = [
   { method: 'GET', url: `${BASE}/pets?__scenario=nope`, headers: KEY },
 ]
 
-const SCENARIOS = [
+const SCENARIOS: BuiltInScenarioName[] = [
   'default',
   'empty',
   'paginated',

@@ -4,13 +4,13 @@ import { defineScenario, type Scenario } from '../define-scenario.js'
 /** The share of failing requests of the built-in `flaky` scenario. */
 export const DEFAULT_FLAKY_RATE = 0.3
 
-export interface FlakyOptions {
+export interface FlakyOptions<Name extends string = string> {
   /** Share of requests that fail, from 0 to 1 (default 0.3). */
   rate?: number | undefined
   /** Seed of the failure pattern (default: the sandbox's `seed`). */
   seed?: number | undefined
   /** Scenario name (default `flaky`); give another to register a second flaky scenario. */
-  name?: string | undefined
+  name?: Name | undefined
 }
 
 const unavailable = (name: string): ApiError =>
@@ -30,8 +30,11 @@ const unavailable = (name: string): ApiError =>
  * @example
  * createSandbox({ scenarios: [createFlakyScenario({ name: 'very-flaky', rate: 0.8, seed: 7 })] })
  */
-export const createFlakyScenario = (options: FlakyOptions = {}): Scenario => {
-  const name = options.name ?? 'flaky'
+export const createFlakyScenario = <const Name extends string = 'flaky'>(
+  options: FlakyOptions<Name> = {},
+): Scenario<Name> => {
+  // Without a name the scenario is `flaky`, which is what Name defaults to.
+  const name = options.name ?? ('flaky' as Name)
   const rate = options.rate ?? DEFAULT_FLAKY_RATE
   if (typeof rate !== 'number' || !(rate >= 0 && rate <= 1)) {
     throw new TypeError(

@@ -22,13 +22,14 @@ import type { ControlAccess } from './create-control-access.js'
 import { coverRequests, expectRequests, listRequests, reportRequests } from './judge-routes.js'
 import { showKey } from './mask-key.js'
 import { ExpectBodySchema } from './read-request-filters.js'
+import { resetsEverySession } from './resets-every-session.js'
 
 /** The prefix of the control API (contract §9). */
 export const CONTROL_PREFIX = '/__sandbox'
 
 /** What the control API steers. */
 export interface ControlContext {
-  sandbox: SandboxCore
+  sandbox: SandboxCore<string>
   /** Loopback or the admin token, with wrong tokens counted per address. */
   access: ControlAccess
   /** Host names besides the loopback ones that may reach the control API (`--allowed-host`). */
@@ -137,8 +138,9 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
       body: ctx.openApiDocument,
     }
   })
-  .add('POST', '/reset', async (_ctx, { session }) => {
-    await session.reset()
+  .add('POST', '/reset', async (ctx, { session, url }) => {
+    if (!resetsEverySession(url, session)) await session.reset()
+    else await ctx.sandbox.reset({ sessions: 'all' })
     return noContent()
   })
   .add('GET', '/scenario', async (ctx, { session }) =>
@@ -234,6 +236,11 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
     return noContent()
   })
 
+/** The 404's hint: every route, as the API's 404 for its base path names its own. */
+const CONTROL_ROUTES = ` The control API's routes: ${CONTROL_ROUTER.routes()
+  .map(({ template, methods }) => `${methods.join('|')} ${CONTROL_PREFIX}${template}`)
+  .join(', ')}; the dashboard is GET ${CONTROL_PREFIX}/.`
+
 const answer = async (ctx: ControlContext, req: IncomingMessage): Promise<SandboxResponse> => {
   const denied = checkControlOrigin(req, ctx.allowedHosts) ?? ctx.access.check(req)
   if (denied !== undefined) throw denied
@@ -245,8 +252,7 @@ const answer = async (ctx: ControlContext, req: IncomingMessage): Promise<Sandbo
   const path = (query === -1 ? target : target.slice(0, query)).slice(CONTROL_PREFIX.length) || '/'
   const method = req.method ?? 'GET'
   const match = CONTROL_ROUTER.match(method === 'HEAD' ? 'GET' : method, path)
-  if (match.kind === 'not-found')
-    throw routeNotFound(`${CONTROL_PREFIX}${path}`, ' See the README for the control API.')
+  if (match.kind === 'not-found') throw routeNotFound(`${CONTROL_PREFIX}${path}`, CONTROL_ROUTES)
   if (match.kind === 'method-not-allowed')
     throw methodNotAllowed(method, `${CONTROL_PREFIX}${path}`, match.allow)
   const sessionId = requestedSession(url, req.headers as Record<string, string | undefined>)

@@ -20,7 +20,7 @@ const FEED_MAX = 50
 
 /** The dashboard's state on a server: the built page, the log feed, the chart, the stream. */
 export interface Dashboard {
-  readonly sandbox: SandboxCore
+  readonly sandbox: SandboxCore<string>
   /** Loopback or the admin token, as for the control API (wrong tokens counted with its). */
   readonly access: ControlAccess
   /** The built page and files, by name (empty until `load`, or when not built). */
@@ -59,7 +59,7 @@ export interface Dashboard {
  * await dashboard.load()
  */
 export const createDashboard = (input: {
-  sandbox: SandboxCore
+  sandbox: SandboxCore<string>
   access: ControlAccess
   now?: () => number
 }): Dashboard => {

@@ -28,7 +28,7 @@ export interface AttachedDataFile {
  * const data = await attachDataFile(sandbox, './pets.json')
  */
 export const attachDataFile = async (
-  sandbox: SandboxCore,
+  sandbox: SandboxCore<string>,
   path: string,
 ): Promise<AttachedDataFile> => {
   const snapshot = await readDataFile(path, { nameMaxLength: sandbox.fidelity.nameMaxLength })

@@ -9,7 +9,7 @@ import { type ConformanceControls, type ConformanceTarget, inSession } from '../
  */
 const onSandbox = async <A, R>(
   page: Page,
-  fn: (sandbox: BrowserSandbox, arg: A) => R | Promise<R>,
+  fn: (sandbox: BrowserSandbox<string>, arg: A) => R | Promise<R>,
   arg: A,
 ): Promise<R> =>
   page.evaluate(

@@ -142,7 +142,7 @@ export interface paths {
         put?: never;
         /**
          * Reset the sandbox
-         * @description Back to the seeded pets, the start scenario, the real clock, fresh quotas and bans, no run-time keys and an empty request journal.
+         * @description Back to the seeded pets, the start scenario, the real clock, fresh quotas and bans, no run-time keys and an empty request journal, in the selected session (`__session` / `X-Sandbox-Session`, else `default`). With `sessions=all`, `default` is reset and every other session is dropped, with the run-time keys bound to it (what a test suite that makes sessions wants after each test).
          */
         post: operations["resetSandbox"];
         delete?: never;
@@ -970,6 +970,12 @@ export interface components {
             /** @description The mode to move the session to. */
             mode: components["schemas"]["SandboxModeName"];
         };
+        ControlInvalidParameterError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "invalid_parameter";
+            /** @constant */
+            status?: 400;
+        };
     };
     responses: {
         /** @description An invalid or repeated query parameter (`invalid_parameter`, naming it in `details`), or an unknown scenario (`unknown_scenario`). */
@@ -1664,7 +1670,10 @@ export interface operations {
     };
     resetSandbox: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `all`: reset `default` and drop every other session with its keys. Not with a session selector (`__session`, `X-Sandbox-Session`), which is 400 `invalid_parameter`, as are another value and a repeated parameter. */
+                sessions?: "all";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1677,6 +1686,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description A bad `sessions` parameter (`invalid_parameter`, naming it in `details`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlInvalidParameterError"];
+                };
             };
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { RequestHandler } from 'msw'
 import { LIMITS } from '../contract/limits.js'
+import { answerWithOwnHandlers } from '../handlers/answer-with-own-handlers.js'
+import type { OwnHandler } from '../handlers/check-own-handlers.js'
 import { ApiError } from '../http/api-error.js'
 import { type BodyReadResult, readRequestBody } from './read-request-body.js'
 import { writeNow } from './write-sandbox-response.js'
@@ -16,23 +17,22 @@ const toHeaders = (req: IncomingMessage): Headers => {
 }
 
 /**
- * Passes a request the core does not own to extra MSW handlers given in code
- * (through msw's `getResponse`, so Fetch objects only exist on this path).
- * Resolves false when no handler answers.
+ * Passes a request the core does not own to the user's own handlers (MSW
+ * handlers through msw's `getResponse`, plain functions called directly;
+ * Fetch objects only exist on this path). Resolves false when none answers.
  *
  * @example
- * if (!(await answerWithMswHandlers(handlers, req, res, url))) answerNotFound(res)
+ * if (!(await serveOwnHandlers(handlers, req, res, url))) answerNotFound(res)
  *
  * `preRead` is the request body when the caller has read it already.
  */
-export const answerWithMswHandlers = async (
-  handlers: readonly RequestHandler[],
+export const serveOwnHandlers = async (
+  handlers: readonly OwnHandler[],
   req: IncomingMessage,
   res: ServerResponse,
   url: string,
   preRead?: Uint8Array | null,
 ): Promise<boolean> => {
-  const { getResponse } = await import('msw')
   const read: BodyReadResult =
     preRead !== undefined
       ? { kind: 'body', body: preRead }
@@ -60,7 +60,7 @@ export const answerWithMswHandlers = async (
         ? null
         : new Uint8Array(read.body),
   })
-  const response = await getResponse([...handlers], request)
+  const response = await answerWithOwnHandlers(handlers, request)
   if (response === undefined) return false
   if (response.type === 'error') {
     req.socket.destroy()

@@ -3,14 +3,12 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TTL_MS } from '../../src/state/memory-state.js'
 import { SESSION_ID } from '../../src/state/sandbox-state.js'
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-const start = readme.indexOf('<!-- section: sessions -->')
-const section = readme.slice(start, readme.indexOf('<!-- /section: sessions -->'))
+// The sessions guide (it was the README's Sessions section before issue 21).
+const section = readFileSync(new URL('../../docs/sessions.md', import.meta.url), 'utf8')
 
-describe('README sessions section', () => {
+describe('the sessions guide', () => {
   it('exists', () => {
-    expect(start).toBeGreaterThan(-1)
-    expect(section).toContain('## Sessions')
+    expect(section.startsWith('# Sessions\n')).toBe(true)
   })
 
   it('shows the Playwright fixture exactly as the tested example has it', () => {

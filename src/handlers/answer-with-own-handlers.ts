@@ -1,0 +1,45 @@
+import type { RequestHandler } from 'msw'
+import type { OwnHandler } from './check-own-handlers.js'
+
+/**
+ * Offers a request to your own handlers in order, the first answer winning:
+ * runs of MSW handlers through msw's `getResponse` (msw is loaded only when
+ * there is one), plain functions called as they are. Resolves undefined
+ * when none answers.
+ *
+ * @example
+ * const response = await answerWithOwnHandlers(handlers, new Request('http://x/health'))
+ */
+export const answerWithOwnHandlers = async (
+  handlers: readonly OwnHandler[],
+  request: Request,
+): Promise<Response | undefined> => {
+  let index = 0
+  while (index < handlers.length) {
+    const handler = handlers[index] as OwnHandler
+    if (typeof handler === 'function') {
+      const response = await handler(request.clone())
+      if (response !== undefined) return checkResponse(response, index)
+      index += 1
+      continue
+    }
+    // A run of MSW handlers: one getResponse, so msw keeps its own order rules (once, …).
+    let end = index
+    while (end < handlers.length && typeof handlers[end] !== 'function') end += 1
+    const { getResponse } = await import('msw')
+    const response = await getResponse(
+      handlers.slice(index, end) as RequestHandler[],
+      request.clone(),
+    )
+    if (response !== undefined) return response
+    index = end
+  }
+  return undefined
+}
+
+const checkResponse = (response: unknown, index: number): Response => {
+  if (response instanceof Response) return response
+  throw new TypeError(
+    `Failed to answer with handlers[${index}]: it returned ${response === null ? 'null' : typeof response}, not a Response. Return a Response (Response.json(…)) or undefined to pass the request on.`,
+  )
+}

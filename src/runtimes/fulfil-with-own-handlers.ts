@@ -1,0 +1,59 @@
+import { answerWithOwnHandlers } from '../handlers/answer-with-own-handlers.js'
+import type { OwnHandler } from '../handlers/check-own-handlers.js'
+import type { SandboxRequest } from '../http/types.js'
+import { crossOriginHeaders } from './cross-origin-headers.js'
+
+/** What fulfilWithOwnHandlers needs of a Playwright route. */
+interface FulfillingRoute {
+  fulfill(response: {
+    status: number
+    headers: Record<string, string>
+    body: string
+  }): Promise<void>
+  abort(errorCode?: string): Promise<void>
+}
+
+const toFetchRequest = (request: SandboxRequest): Request =>
+  new Request(request.url, {
+    method: request.method,
+    headers: Object.entries(request.headers).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined,
+    ),
+    body:
+      request.method === 'GET' || request.method === 'HEAD' || request.body === null
+        ? null
+        : new Uint8Array(request.body),
+  })
+
+/**
+ * Offers a request the sandbox does not answer to the user's own handlers
+ * (MSW ones or plain functions; msw is loaded only for MSW ones), and fulfils
+ * the Playwright route with their answer, with the CORS headers the
+ * standalone server sends (or aborts it, for `Response.error()`). Resolves
+ * false when none answers.
+ *
+ * @example
+ * if (!(await fulfilWithOwnHandlers(route, handlers, request, origin))) await route.fallback()
+ */
+export const fulfilWithOwnHandlers = async (
+  route: FulfillingRoute,
+  handlers: readonly OwnHandler[],
+  request: SandboxRequest,
+  origin: string | undefined,
+): Promise<boolean> => {
+  const response = await answerWithOwnHandlers(handlers, toFetchRequest(request))
+  if (response === undefined) return false
+  if (response.type === 'error') {
+    await route.abort('failed')
+    return true
+  }
+  await route.fulfill({
+    status: response.status,
+    headers: {
+      ...Object.fromEntries(response.headers),
+      ...crossOriginHeaders({ origin, url: request.url }),
+    },
+    body: await response.text(),
+  })
+  return true
+}
