@@ -58,7 +58,7 @@ const result = await build({
   target: ['node20', 'es2022'],
   // ioredis: a dependency loaded only with a Redis store (`import('ioredis')`), resolved at run time.
   // vitest: the user's own (petstore-sandbox/vitest extends its expect).
-  external: ['msw', 'msw/*', 'node:*', 'ioredis', 'vitest'],
+  external: ['msw', 'msw/*', 'node:*', 'ioredis', 'vitest', 'rettime', 'outvariant'],
   treeShaking: true,
   metafile: true,
   plugins: [seedFakerPlugin],

@@ -17,7 +17,8 @@ import {
   SESSION_ID,
   type SessionSummary,
 } from '../state/sandbox-state.js'
-import { openSharedState, type SharedState } from '../state/shared-store.js'
+import type { SharedState } from '../state/shared-store.js'
+import { storeSupport } from '../state/store-support.js'
 import type { UpstreamMode } from '../upstream/create-upstream-mode.js'
 import { createSessionModes } from '../upstream/session-modes.js'
 import { resolveUpstreamOptions, type SessionMode } from '../upstream/upstream-options.js'
@@ -27,7 +28,6 @@ import { type ResetOptions, readResetScope } from './reset-options.js'
 import { resolveOptions } from './resolve-options.js'
 import type { SandboxOptions } from './sandbox-options.js'
 import { createSessionControls, type SessionControls } from './session-controls.js'
-import { createSharedStoreControls } from './shared-store-controls.js'
 
 export type { ResetOptions } from './reset-options.js'
 export type { ScenarioInfo, SessionControls } from './session-controls.js'
@@ -167,7 +167,7 @@ export const createSandboxCore = <const S extends string = never>(
   // Hook (issue 13): a shared store (Redis) replaces the in-memory state; its
   // code is imported only then. The synchronous controls cannot work on it.
   const shared: SharedState | undefined =
-    options.store === undefined ? undefined : openSharedState(options.store, stateOptions)
+    options.store === undefined ? undefined : storeSupport().open(options.store, stateOptions)
   const memory =
     shared === undefined
       ? createMemoryState({ ...stateOptions, limiter: options.limiter })
@@ -220,7 +220,7 @@ export const createSandboxCore = <const S extends string = never>(
   // Untyped names inside: the controls check every name against the registry at run time.
   const controlsOf = (id: string): SessionControls<string> =>
     memory === undefined
-      ? createSharedStoreControls({
+      ? storeSupport().controls({
           id,
           state: shared as SharedState,
           scenarios,

@@ -1,7 +1,10 @@
-import { registerStoreOpener } from '../state/shared-store.js'
+import { createSharedStoreControls } from '../sandbox/shared-store-controls.js'
+import { openSharedState } from '../state/shared-store.js'
+import { registerStoreSupport } from '../state/store-support.js'
 
-// Issue 13: the server (Node) opens Redis stores. The import runs only when a
-// sandbox is created with the `store` option, so the default start-up never
-// loads the Redis state or its client; the core never names them, so browser
-// bundles never follow them (docs/decisions/0014-redis-shared-state.md).
-registerStoreOpener(() => import('../state/redis/create-redis-state.js'))
+// Issue 13: the server (Node) opens Redis stores. The Redis state (and its
+// client) is imported only when a sandbox is created with the `store` option,
+// so the default start-up never loads them; the core names neither the shared
+// state nor its controls, so browser bundles never carry them
+// (docs/decisions/0014-redis-shared-state.md).
+registerStoreSupport({ open: openSharedState, controls: createSharedStoreControls })

@@ -119,23 +119,6 @@ export const parseStoreOption = (
   return { url, prefix, timeoutMs }
 }
 
-/** @internal The Redis state's module: kept out of the published declarations. */
-type RedisModule = typeof import('./redis/create-redis-state.js')
-let opener: (() => Promise<RedisModule>) | undefined
-
-/**
- * @internal Not part of the published API.
- * Makes the `store` option available: the Node-only server module registers
- * the Redis state's loader here, so that the core (which browsers bundle too)
- * never names the Redis code, and a bundler never follows it there.
- *
- * @example
- * registerStoreOpener(() => import('../state/redis/create-redis-state.js'))
- */
-export const registerStoreOpener = (open: () => Promise<RedisModule>): void => {
-  opener = open
-}
-
 const unavailable = (): ApiError =>
   new ApiError(
     'service_unavailable',
@@ -145,8 +128,8 @@ const unavailable = (): ApiError =>
 
 /**
  * Opens a shared state. The Redis code (and the client library) is imported
- * on demand, through the registered opener, so a sandbox in memory never
- * loads it. Calls made before the connection is up wait for it.
+ * on demand, so a sandbox in memory never loads it; this module itself is
+ * reached only from the server module (store-support.ts). Calls made before the connection is up wait for it.
  *
  * @example
  * const state = openSharedState('redis://127.0.0.1:6379/0', { baseKeys, startScenario: 'default' })
@@ -157,11 +140,7 @@ export const openSharedState = (store: StoreOption, options: SharedStateOptions)
   const events: Emitter<SandboxEvents> = createEmitter<SandboxEvents>()
   let real: (SandboxState & Pick<SharedState, 'peek'>) | undefined
   let close: () => Promise<void> = async () => {}
-  if (opener === undefined)
-    throw new TypeError(
-      'Failed to create the sandbox: the store option needs Node and the server module. Import createSandboxServer from "petstore-sandbox/server" (it opens Redis stores), or run the CLI with --store.',
-    )
-  const loading = opener().then(async ({ createRedisState }) => {
+  const loading = import('./redis/create-redis-state.js').then(async ({ createRedisState }) => {
     const state = await createRedisState({
       ...options,
       url,
