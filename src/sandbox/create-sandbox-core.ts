@@ -18,7 +18,7 @@ import {
   type SessionSummary,
 } from '../state/sandbox-state.js'
 import type { SharedState } from '../state/shared-store.js'
-import { storeSupport } from '../state/store-support.js'
+import { storeSupport } from './store-support.js'
 import type { UpstreamMode } from '../upstream/create-upstream-mode.js'
 import { createSessionModes } from '../upstream/session-modes.js'
 import { resolveUpstreamOptions, type SessionMode } from '../upstream/upstream-options.js'
