@@ -6,7 +6,7 @@ import { runGetChecks } from './get-checks.js'
 import { findMaxBodyBytes, findNameMaxLength } from './limit-search.js'
 import { runListChecks } from './list-checks.js'
 import { createProbeRunner } from './probe-runner.js'
-import { redactSecrets, redactTarget } from './redact-report.js'
+import { redactReport, redactTarget } from './redact-report.js'
 import { VERIFY_CHECKS } from './verify-checks.js'
 import type { VerifyContext } from './verify-context.js'
 import type { SkippedCheck, VerifyCheck, VerifyReport, VerifyTransport } from './verify-types.js'
@@ -162,5 +162,5 @@ export const runVerify = async (options: RunVerifyOptions): Promise<VerifyReport
     skipped,
     config: gaps.config,
   }
-  return redactSecrets(report, [options.key])
+  return redactReport(report, [options.key])
 }

@@ -61,7 +61,7 @@ export interface VerifyStop {
   message: string
 }
 
-/** What `verify` found. Secrets are redacted in every string of it. */
+/** What `verify` found. Secrets are redacted in its text (docs/verify.md, "Safe by default"). */
 export interface VerifyReport {
   /** The base URL checked (credentials and secret query parameters redacted). */
   target: string

@@ -193,6 +193,56 @@ describe('verify redacts secrets in every report', () => {
     expect(JSON.stringify(report)).toContain('sk_l…(redacted)')
   })
 
+  it('keeps the report whole when the key is a short word such as k, e or s (regression: report.checks is not iterable)', async () => {
+    const { target } = await serve({
+      keys: { k: { plan: 'pro' }, e: { plan: 'pro' }, s: { plan: 'pro' }, spec: { plan: 'pro' } },
+    })
+    const long = await verify({ target, key: 'sandbox-pro' })
+    for (const key of ['k', 'e', 's', 'spec']) {
+      const report = await verify({ target, key })
+      // Field names, ids, kinds and the emitted config are never rewritten.
+      expect(Object.keys(report)).toEqual(Object.keys(long))
+      expect(report.checks.map((c) => [c.id, c.kind, c.pass])).toEqual(
+        long.checks.map((c) => [c.id, c.kind, c.pass]),
+      )
+      expect(report.skipped.map((c) => [c.id, c.kind])).toEqual(
+        long.skipped.map((c) => [c.id, c.kind]),
+      )
+      expect(report.config).toEqual(FIDELITY_DEFAULTS)
+      expect(report.passed).toBe(true)
+      // Prose is untouched where the key is only part of a word.
+      expect(report.checks.find((c) => c.id === 'spec.auth.valid-key')?.message).toBe(
+        'The key is accepted: GET /pets?limit=100 is answered 200.',
+      )
+      expect(formatReport(report)).toMatch(/^PASSED: /m)
+      expect(toJunitXml(report)).toContain('<testsuite name="spec"')
+    }
+  })
+
+  it('redacts a short key where the target echoes it as a word, and keeps the error-code map intact', async () => {
+    const echoShort = async (request: VerifyRequest): Promise<VerifyResponse> => ({
+      status: 401,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        code: 'e_refused',
+        message: `Key "${(request.headers.authorization ?? '').slice('Bearer '.length)}" refused (${request.headers.authorization ?? ''}).`,
+        status: 401,
+      }),
+    })
+    const report = await runVerify({
+      baseUrl: 'https://api.example.test/v1',
+      key: 'e',
+      transport: echoShort,
+    })
+    const json = JSON.stringify(report)
+    expect(json).not.toMatch(/Key \\"e\\"|Bearer e\b/)
+    expect(json).toContain('Bearer …(redacted)')
+    // The target's codes, keys and values, are kept as they are: the config stays usable.
+    const codes = report.checks.find((c) => c.id === 'gap.errorCodes')?.observed
+    expect(codes).toMatchObject({ missing_api_key: 'e_refused' })
+    expect(report.config.errorCodes).toMatchObject({ invalid_api_key: 'e_refused' })
+  })
+
   it('redacts credentials and secret query parameters of the target', () => {
     expect(redactTarget('https://ci:hunter2@staging.example/v1')).toBe(
       'https://(redacted)@staging.example/v1',
