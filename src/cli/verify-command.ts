@@ -74,7 +74,7 @@ export const runVerifyCommand = async (
     if (usage) out.stderr('Run "petstore-sandbox verify --help" for the options.\n')
     return usage ? 2 : 1
   }
-  out.stdout(formatReport(report))
+  out.stdout(formatReport(report, { emitsConfig: command.emitConfig !== undefined }))
   try {
     for (const { format, file } of command.reports) {
       await writeOut(

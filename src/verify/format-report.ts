@@ -1,4 +1,13 @@
+import { countOf } from './count-of.js'
 import type { VerifyCheck, VerifyReport } from './verify-types.js'
+
+/** How the table is laid out, and what the command does next. */
+export interface FormatReportOptions {
+  /** The longest line, in characters (default 120). */
+  width?: number
+  /** The run writes the config itself (`--emit-config`): no hint to run again with it. */
+  emitsConfig?: boolean
+}
 
 const show = (value: unknown): string =>
   typeof value === 'string' ? value : value === undefined ? '' : JSON.stringify(value)
@@ -14,9 +23,10 @@ const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim()
  * what to do next. Plain text, no colour, lines of at most `width` characters.
  *
  * @example
- * process.stdout.write(formatReport(report))
+ * process.stdout.write(formatReport(report, { emitsConfig: true }))
  */
-export const formatReport = (report: VerifyReport, width = 120): string => {
+export const formatReport = (report: VerifyReport, options: FormatReportOptions = {}): string => {
+  const width = options.width ?? 120
   const idWidth = Math.max(...[...report.checks, ...report.skipped].map((c) => c.id.length))
   const row = (mark: string, id: string, text: string) =>
     clip(`  ${mark.padEnd(4)}  ${id.padEnd(idWidth)}  ${oneLine(text)}`, width)
@@ -38,11 +48,11 @@ export const formatReport = (report: VerifyReport, width = 120): string => {
   const { spec, gap } = report.summary
   const lines = [
     `petstore-sandbox verify ${report.target}`,
-    `  ${report.requests} of at most ${report.maxRequests} requests, ${mode}; ${plan}`,
+    `  ${report.requests} of at most ${countOf(report.maxRequests, 'request')}, ${mode}; ${plan}`,
     ...(report.createdPets.length === 0
       ? []
       : [
-          `  created ${report.createdPets.length} pets: ${report.createdPets.map((p) => p.id).join(', ')}`,
+          `  created ${countOf(report.createdPets.length, 'pet')}: ${report.createdPets.map((p) => p.id).join(', ')}`,
         ]),
     '',
     'Spec: the target against the spec',
@@ -55,8 +65,8 @@ export const formatReport = (report: VerifyReport, width = 120): string => {
     ...skipped('gap').map((s) => row('SKIP', s.id, s.reason)),
     '',
     ...(report.stopped === null ? [] : [`Stopped early: ${oneLine(report.stopped.message)}`]),
-    `${report.passed ? 'PASSED' : 'FAILED'}: ${spec.passed} spec checks passed, ${spec.failed} failed, ${spec.skipped} skipped; ${gap.same} gaps the same, ${gap.different} different, ${gap.skipped} not seen.`,
-    ...(gap.different > 0
+    `${report.passed ? 'PASSED' : 'FAILED'}: ${countOf(spec.passed, 'spec check')} passed, ${spec.failed} failed, ${spec.skipped} skipped; ${countOf(gap.same, 'gap')} the same, ${gap.different} different, ${gap.skipped} not seen.`,
+    ...(gap.different > 0 && options.emitsConfig !== true
       ? [
           'Run again with --emit-config FILE and start the sandbox with --config FILE to answer like the target.',
         ]

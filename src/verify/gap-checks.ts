@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../contract/error-codes.js'
 import { FIDELITY_SETTING_NAMES, type FidelitySettings } from '../contract/fidelity.js'
+import { countOf } from './count-of.js'
 import { recordGap } from './record-gap.js'
 import { errorCodeOf, type VerifyContext } from './verify-context.js'
 import type { VerifyCheck } from './verify-types.js'
@@ -42,7 +43,7 @@ export const observeErrorCodes = (ctx: VerifyContext): Set<string> => {
     'errorCodes',
     renamed,
     true,
-    `${seen.size} codes seen${names.length === 0 ? ', all this contract’s' : `; renamed: ${names.join(', ')}`}${notes.length === 0 ? '' : `; ${notes.join('; ')}`}.`,
+    `${countOf(seen.size, 'code')} seen${names.length === 0 ? ', all this contract’s' : `; renamed: ${names.join(', ')}`}${notes.length === 0 ? '' : `; ${notes.join('; ')}`}.`,
   )
   return seen
 }

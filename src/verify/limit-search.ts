@@ -1,4 +1,5 @@
 import { FIDELITY_BOUNDS } from '../contract/fidelity.js'
+import { countOf } from './count-of.js'
 import { detailFields, MAX_CREATED_PETS, postPet } from './post-probe.js'
 import { recordGap } from './record-gap.js'
 import { sight, type VerifyContext } from './verify-context.js'
@@ -123,7 +124,7 @@ export const findNameMaxLength = async (ctx: VerifyContext): Promise<void> => {
         'nameMaxLength',
         current,
         true,
-        `A name of ${current} characters is accepted, ${current + 1} is not.`,
+        `A name of ${countOf(current, 'character')} is accepted, ${current + 1} is not.`,
       )
     const atMax = await passes(max + 1)
     if (atMax === undefined)
@@ -149,7 +150,7 @@ export const findNameMaxLength = async (ctx: VerifyContext): Promise<void> => {
         'nameMaxLength',
         found,
         true,
-        `A name of ${found} characters is accepted, ${found + 1} is not (read from the 400's details).`,
+        `A name of ${countOf(found, 'character')} is accepted, ${found + 1} is not (read from the 400's details).`,
       )
     return
   }
@@ -178,7 +179,7 @@ export const findNameMaxLength = async (ctx: VerifyContext): Promise<void> => {
       'nameMaxLength',
       current,
       true,
-      `A pet named with ${current} characters is created, ${current + 1} is refused.`,
+      `A pet named with ${countOf(current, 'character')} is created, ${current + 1} is refused.`,
     )
   else if (above === true)
     recordGap(
@@ -194,6 +195,6 @@ export const findNameMaxLength = async (ctx: VerifyContext): Promise<void> => {
       'nameMaxLength',
       `<${current}`,
       false,
-      `A pet named with ${current} characters is refused.`,
+      `A pet named with ${countOf(current, 'character')} is refused.`,
     )
 }

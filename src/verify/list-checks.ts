@@ -1,4 +1,5 @@
 import { PET_STATUSES } from '../contract/pet.js'
+import { countOf } from './count-of.js'
 import type { Observed } from './probe-runner.js'
 import { recordGap } from './record-gap.js'
 import { describeAnswer, probe, recordCheck, sight, type VerifyContext } from './verify-context.js'
@@ -48,12 +49,12 @@ export const runListChecks = async (ctx: VerifyContext): Promise<boolean> => {
     ctx.listed.defaultCount = plainPets?.length
     recordCheck(ctx, 'spec.list.default-limit', {
       pass: plainPets?.length === expected,
-      observed: plainPets === undefined ? describeAnswer(plain) : `${plainPets.length} pets`,
-      expected: `${expected} pets (the default limit is 20; ${count} listed with limit=100)`,
+      observed: plainPets === undefined ? describeAnswer(plain) : countOf(plainPets.length, 'pet'),
+      expected: `${countOf(expected, 'pet')} (the default limit is 20; ${count} listed with limit=100)`,
       message:
         plainPets?.length === expected
-          ? `GET /pets lists ${expected} pets.`
-          : `GET /pets lists ${plainPets === undefined ? 'no Pets' : `${plainPets.length} pets`}, not ${expected}: the default limit is 20.`,
+          ? `GET /pets lists ${countOf(expected, 'pet')}.`
+          : `GET /pets lists ${plainPets === undefined ? 'no Pets' : countOf(plainPets.length, 'pet')}, not ${expected}: the default limit is 20.`,
     })
   }
 
@@ -63,7 +64,7 @@ export const runListChecks = async (ctx: VerifyContext): Promise<boolean> => {
     const ok = onePets?.length === Math.min(1, count) && count <= 100
     recordCheck(ctx, 'spec.list.limit-bounds', {
       pass: ok,
-      observed: `limit=1: ${onePets === undefined ? describeAnswer(one) : `${onePets.length} pets`}; limit=100: ${count} pets`,
+      observed: `limit=1: ${onePets === undefined ? describeAnswer(one) : countOf(onePets.length, 'pet')}; limit=100: ${countOf(count, 'pet')}`,
       expected: `limit=1: ${Math.min(1, count)} pet; limit=100: 200 with at most 100`,
       message: ok
         ? 'limit=1 and limit=100 are accepted and respected.'
@@ -135,7 +136,13 @@ const observePaging = (ctx: VerifyContext, one: Observed, count: number): void =
         : `limit=1 links the next page with ${kind}.`,
     )
   } else if (count >= 2) {
-    recordGap(ctx, 'pagination', 'none', true, `limit=1 of ${count} pets sends no next link.`)
+    recordGap(
+      ctx,
+      'pagination',
+      'none',
+      true,
+      `limit=1 of ${countOf(count, 'pet')} sends no next link.`,
+    )
   } else {
     recordGap(
       ctx,
@@ -182,7 +189,7 @@ const observeLimitOutOfRange = async (ctx: VerifyContext, count: number): Promis
       outcomes.push(`limit=${value}: 400`)
     } else if (pets !== undefined) {
       if (pets.length === clampCount) clamped++
-      outcomes.push(`limit=${value}: 200 with ${pets.length} pets`)
+      outcomes.push(`limit=${value}: 200 with ${countOf(pets.length, 'pet')}`)
     } else outcomes.push(`limit=${value}: ${describeAnswer(answer)}`)
   }
   const kind = rejected === 3 ? 'reject' : clamped === 3 ? 'clamp' : undefined
@@ -225,9 +232,9 @@ const observeUnknownStatus = async (ctx: VerifyContext, count: number): Promise<
     recordGap(
       ctx,
       'unknownStatusFilter',
-      kind ?? `other (200 with ${pets.length} pets)`,
+      kind ?? `other (200 with ${countOf(pets.length, 'pet')})`,
       kind !== undefined,
-      `status=adopted lists ${pets.length} pets (GET /pets lists ${String(ctx.listed.defaultCount)}).`,
+      `status=adopted lists ${countOf(pets.length, 'pet')} (GET /pets lists ${String(ctx.listed.defaultCount)}).`,
     )
   }
 }

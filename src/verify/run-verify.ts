@@ -1,6 +1,7 @@
 import { FIDELITY_DEFAULTS, type FidelitySettings } from '../contract/fidelity.js'
 import { ANSWER_RULES, type AnswerRule } from '../validation/answer-rules.js'
 import { runAuthChecks } from './auth-checks.js'
+import { countOf } from './count-of.js'
 import { observeErrorCodes, toGapChecks } from './gap-checks.js'
 import { runGetChecks } from './get-checks.js'
 import { findMaxBodyBytes, findNameMaxLength } from './limit-search.js'
@@ -39,8 +40,8 @@ const ruleCheck = (ctx: VerifyContext, id: AnswerRule): VerifyCheck | undefined 
     pass: tally.broken === 0,
     observed:
       tally.broken === 0
-        ? `${tally.applied} answer${tally.applied === 1 ? '' : 's'}, none broke it`
-        : `${tally.broken} of ${tally.applied} answers broke it`,
+        ? `${countOf(tally.applied, 'answer')}, none broke it`
+        : `${tally.broken} of ${countOf(tally.applied, 'answer')} broke it`,
     expected: ANSWER_RULES[id],
     message: tally.first ?? 'Every answer it applies to keeps it.',
   }

@@ -62,6 +62,9 @@ describe('verify against a spec-conformant stand-in with other gap choices (a pr
     )
     expect(run.stdout()).toMatch(/DIFF {2}gap\.pagination +target: offset \| sandbox: cursor/)
     expect(run.stdout()).toContain('PASSED: 30 spec checks passed, 0 failed, 2 skipped')
+    // The run wrote the config: it says so, and does not ask to run again with --emit-config.
+    expect(run.stdout()).toContain(`Wrote the config to ${files.config}`)
+    expect(run.stdout()).not.toContain('Run again with --emit-config')
     expect(report.createdPets.length).toBeLessThanOrEqual(5)
     for (const pet of report.createdPets)
       expect(pet.name).toMatch(/^petstore-sandbox verify \d{8}T\d{6}Z #\d$/)

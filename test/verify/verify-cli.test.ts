@@ -83,6 +83,7 @@ describe('petstore-sandbox verify (the CLI)', () => {
       /same {2}gap\.unknownStatusFilter +target: reject \| sandbox: reject/,
     )
     expect(run.stdout()).not.toContain('sandbox-enterprise')
+    expect(run.stdout()).toContain('Run again with --emit-config FILE')
     server.child.kill('SIGINT')
     expect(await server.exited).toBe(0)
   })
