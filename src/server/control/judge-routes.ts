@@ -22,7 +22,7 @@ export const listRequests = async (session: SessionState, url: URL): Promise<San
   const filtered =
     url.search === ''
       ? entries
-      : findRequests(entries, readRequestFilters(url.searchParams), JUDGE_TOOLS)
+      : findRequests(entries, await readRequestFilters(url.searchParams), JUDGE_TOOLS)
   return jsonResponse(200, filtered)
 }
 
@@ -40,7 +40,7 @@ export const expectRequests = async (
   input: ExpectBody,
 ): Promise<SandboxResponse> => {
   const { times, ...rest } = input
-  const match = toRequestMatch(rest, 'validation_failed')
+  const match = await toRequestMatch(rest, 'validation_failed')
   const entries = await session.listJournal()
   const matched = findRequests(entries, match, JUDGE_TOOLS)
   if (times === undefined ? matched.length > 0 : matched.length === times)

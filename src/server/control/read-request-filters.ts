@@ -5,6 +5,7 @@ import { ApiError } from '../../http/api-error.js'
 import { invalidParameter, repeatedParameter } from '../../http/errors.js'
 import { checkRequestMatch, type RequestMatch } from '../../judge/request-match.js'
 import { JUDGE_TOOLS } from '../../sandbox/judge-journal.js'
+import { compilePathRegExp, type MatchErrorCode } from './compile-path-regexp.js'
 
 /**
  * The match of `GET /__sandbox/requests` and `POST /__sandbox/requests/expect`
@@ -28,37 +29,23 @@ export const ExpectBodySchema = z.strictObject({
 
 export type ExpectBody = z.infer<typeof ExpectBodySchema>
 
-/** How a bad match is answered: 400 `invalid_parameter` for the query's filters, `validation_failed` for a body. */
-type MatchErrorCode = 'invalid_parameter' | 'validation_failed'
-
 const refuse = (code: MatchErrorCode, field: string, message: string): ApiError =>
   new ApiError(code, `Failed to read the match: ${field} ${message}.`, {
     details: [{ field, message }],
   })
 
-const regExpOf = (source: string, code: MatchErrorCode): RegExp => {
-  try {
-    return new RegExp(source)
-  } catch (error) {
-    throw refuse(
-      code,
-      'pathRegExp',
-      `is not a regular expression (${error instanceof Error ? error.message : String(error)})`,
-    )
-  }
-}
-
 /**
- * A match as JSON into the match itself: `pathRegExp` becomes a RegExp path;
- * what `checkRequestMatch` refuses is a 400 (`code`) with its reason.
+ * A match as JSON into the match itself: `pathRegExp` becomes a RegExp path
+ * that matches in linear time (compilePathRegExp); what `checkRequestMatch`
+ * refuses is a 400 (`code`) with its reason.
  *
  * @example
- * toRequestMatch({ method: 'POST', pathRegExp: '^/v1/pets$' }, 'validation_failed')
+ * await toRequestMatch({ method: 'POST', pathRegExp: '^/v1/pets$' }, 'validation_failed')
  */
-export const toRequestMatch = (
+export const toRequestMatch = async (
   input: Omit<ExpectBody, 'times'>,
   code: MatchErrorCode,
-): RequestMatch => {
+): Promise<RequestMatch> => {
   const { pathRegExp, query, headers, ...rest } = input
   if (pathRegExp !== undefined && rest.path !== undefined)
     throw refuse(code, 'pathRegExp', 'cannot be given with path; send one of them')
@@ -67,7 +54,7 @@ export const toRequestMatch = (
     // Object.fromEntries defines own properties: a `__proto__` name stays a name.
     query: query === undefined ? undefined : Object.fromEntries(query),
     headers: headers === undefined ? undefined : Object.fromEntries(headers),
-    ...(pathRegExp === undefined ? {} : { path: regExpOf(pathRegExp, code) }),
+    ...(pathRegExp === undefined ? {} : { path: await compilePathRegExp(pathRegExp, code) }),
   }
   try {
     return checkRequestMatch(
@@ -102,9 +89,9 @@ const statusOf = (text: string): number | null => {
  * sandbox's own (`__session`).
  *
  * @example
- * readRequestFilters(new URLSearchParams('method=POST&body={"name":"Rex"}'))
+ * await readRequestFilters(new URLSearchParams('method=POST&body={"name":"Rex"}'))
  */
-export const readRequestFilters = (params: URLSearchParams): RequestMatch => {
+export const readRequestFilters = async (params: URLSearchParams): Promise<RequestMatch> => {
   const query = new Map<string, string>()
   const headers = new Map<string, string>()
   const known = new Set(['method', 'path', 'pathRegExp', 'status', 'operation', 'body'])

@@ -843,7 +843,7 @@ export interface components {
             method?: string | string[];
             /** @description The URL's path exactly (`/v1/pets`), a pattern with `:param` segments (`/v1/pets/:petId`), or a full URL without the query. */
             path?: string;
-            /** @description A regular expression (JavaScript syntax) tested on the path; not with `path`. */
+            /** @description A regular expression (JavaScript syntax) tested on the path, run by RE2 in linear time; not with `path`. 400 `validation_failed`, naming `pathRegExp` and why, when it is not a regular expression, uses a backreference or lookaround, has a repetition count over 1000, is over 256 characters or compiles to over 1000 instructions. */
             pathRegExp?: string;
             /** @description Query parameters that must be present with these values (others may be present too). */
             query?: {
@@ -1905,7 +1905,7 @@ export interface operations {
                 method?: string;
                 /** @description The path exactly, or a pattern with `:param` segments. */
                 path?: string;
-                /** @description A regular expression tested on the path. */
+                /** @description A regular expression (JavaScript syntax) tested on the path, run by RE2 in linear time. 400 `invalid_parameter`, naming `pathRegExp` and why, when it is not a regular expression, uses a backreference or lookaround, has a repetition count over 1000, is over 256 characters or compiles to over 1000 instructions. */
                 pathRegExp?: string;
                 /** @description The status; repeat for any of several; `none` for a failed connection. */
                 status?: string;
