@@ -4,6 +4,7 @@ import type { Forwarder } from '../http/forwarder.js'
 import { renameErrorCode } from '../http/rename-error-code.js'
 import type { SandboxResponse } from '../http/types.js'
 import type { AnswerSource, JournalRecord, Violation } from '../journal/journal.js'
+import { keyRef } from '../journal/key-ref.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
 import { admit, peekQuota } from '../pipeline/admit.js'
 import { requireKey } from '../pipeline/authenticate.js'
@@ -43,8 +44,9 @@ const decoder = new TextDecoder()
 /**
  * One request of a session in `upstream` or `replay` mode (contract §17). The
  * stages are the pipeline's: identify, the scenario (unknown names answered
- * 400 here), local quotas only with `localLimits`, the key only with an
- * upstream key. A scenario that `forwards` (default, slow, flaky) runs its
+ * 400 here), local quotas only with `localLimits`, the key with an upstream
+ * key (else only its form, for what is answered here or from a recording:
+ * decision 0036). A scenario that `forwards` (default, slow, flaky) runs its
  * hooks around the real answer; any other answers here, as without an
  * upstream. A real answer is validated, passed on as received (or, in strict
  * mode, replaced with 502 on a `spec.*` violation), journaled with `source`
@@ -115,6 +117,7 @@ export const answerInFront = async (
         path,
         search: url.search,
         body: request.body,
+        keyRef: auth.kind === 'bearer' ? keyRef(auth.token) : undefined,
       })
       if (hit === undefined) {
         if (config.replayFallback === 'sandbox') return answerHere()
@@ -151,6 +154,11 @@ export const answerInFront = async (
       if (admitted.refusal !== undefined) throw admitted.refusal
     }
     if (config.key !== undefined) requireKey(caller)
+    // What the sandbox answers itself (a scenario) or from a recording, it answers as it
+    // would without an upstream: no Authorization, or not `Bearer <key>`, is its own 401
+    // (decision 0036). Only the upstream, when asked, judges a key it alone knows.
+    else if (auth.kind !== 'bearer' && (mode === 'replay' || chosen.forwards !== true))
+      requireKey(caller)
     if (chosen.forwards !== true) {
       // Answered here, as without an upstream: a forced 429 costs no real quota.
       if (rateLimit === null) rateLimit = await peekQuota(session, caller, now)

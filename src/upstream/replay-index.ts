@@ -1,4 +1,6 @@
+import { parseAuthorization } from '../auth/parse-authorization.js'
 import { connectionTokens, isHopByHop } from '../http/hop-by-hop.js'
+import { keyRef } from '../journal/key-ref.js'
 import { isSecretName } from '../journal/redact-secrets.js'
 import type { HarInput } from './upstream-options.js'
 
@@ -23,13 +25,15 @@ export interface ReplayRequest {
   /** The raw query, with or without its `?`. */
   search: string
   body: Uint8Array | null
+  /** The ref (`keyRef`) of the bearer token sent: a recorded 401 is served to that key only. */
+  keyRef?: string | undefined
 }
 
 /** The recorded answers by request; each session walks every sequence on its own. */
 export interface ReplayIndex {
   /** Answers indexed (entries of the archive under the base path). */
   readonly answers: number
-  /** Entries left out: outside the base path, or not an HTTP exchange. */
+  /** Entries left out: outside the base path, not an HTTP exchange, or sent without a Bearer token. */
   readonly skipped: number
   /** The next answer to this request in this session (the last one repeats), or undefined for none. */
   next(session: string, request: ReplayRequest): RecordedAnswer | undefined
@@ -131,17 +135,48 @@ const toAnswer = (entry: Record<string, unknown>, base: string): RecordedAnswer 
 }
 
 /**
+ * The key a recorded request sent, as a ref: the sandbox's `_sandbox.keyRef`
+ * (null: no Bearer token), else the archive's `Authorization` header (a
+ * browser's export); undefined when the archive cannot tell (no header, as a
+ * sanitized export has it, or a redacted one).
+ */
+const recordedKey = (
+  entry: Record<string, unknown>,
+  request: Record<string, unknown> | undefined,
+): string | null | undefined => {
+  const own = record(entry._sandbox)
+  if (own !== undefined && (typeof own.keyRef === 'string' || own.keyRef === null))
+    return own.keyRef
+  const headers = Array.isArray(request?.headers) ? request.headers.map(record) : []
+  const value = headers.find(
+    (h) => typeof h?.name === 'string' && h.name.toLowerCase() === 'authorization',
+  )?.value
+  if (typeof value !== 'string' || value.endsWith('(redacted)')) return undefined
+  const auth = parseAuthorization(value)
+  return auth.kind === 'bearer' ? keyRef(auth.token) : null
+}
+
+/** A recorded answer and the key it belongs to: a 401's key (its ref), or undefined for every key. */
+interface Recorded {
+  answer: RecordedAnswer
+  boundTo: string | undefined
+}
+
+/**
  * Indexes a HAR archive for replay (contract §17): the sandbox's own
  * recordings, `GET /__sandbox/requests.har`, or a browser's export. Entries
  * below the base path are kept as numbered sequences per request, in the
- * archive's order; others (the page's own files) are skipped.
+ * archive's order; others (the page's own files) are skipped, and so are
+ * requests sent without a Bearer token (the sandbox answers those itself). A
+ * recorded 401 is an answer about a key: it is served only to the key that got
+ * it, when the archive tells which (decision 0036).
  *
  * @example
  * const index = createReplayIndex(har, ['/v1'])
  * index.next('default', { method: 'GET', path: '/pets', search: '', body: null })
  */
 export const createReplayIndex = (har: HarInput, bases: readonly string[]): ReplayIndex => {
-  const sequences = new Map<string, RecordedAnswer[]>()
+  const sequences = new Map<string, Recorded[]>()
   let answers = 0
   let skipped = 0
   for (const item of har.log.entries) {
@@ -162,7 +197,14 @@ export const createReplayIndex = (har: HarInput, bases: readonly string[]): Repl
             entry,
             `${url.origin}${url.pathname.slice(0, url.pathname.length - path.length)}`,
           )
-    if (typeof method !== 'string' || url === undefined || path === undefined || !answer) {
+    const sentKey = entry === undefined ? undefined : recordedKey(entry, request)
+    if (
+      typeof method !== 'string' ||
+      url === undefined ||
+      path === undefined ||
+      !answer ||
+      sentKey === null
+    ) {
       skipped++
       continue
     }
@@ -172,9 +214,10 @@ export const createReplayIndex = (har: HarInput, bases: readonly string[]): Repl
       { method: method.toUpperCase(), path, search: url.search, body: null },
       bodyText,
     )
+    const recorded = { answer, boundTo: answer.status === 401 ? sentKey : undefined }
     const sequence = sequences.get(key)
-    if (sequence === undefined) sequences.set(key, [answer])
-    else sequence.push(answer)
+    if (sequence === undefined) sequences.set(key, [recorded])
+    else sequence.push(recorded)
     answers++
   }
   const cursors = new Map<string, Map<string, number>>()
@@ -185,14 +228,21 @@ export const createReplayIndex = (har: HarInput, bases: readonly string[]): Repl
       const key = replayKey(request)
       const sequence = sequences.get(key)
       if (sequence === undefined) return undefined
+      // A sequence with a key's 401 in it is walked per key: another key skips that answer.
+      const bound = sequence.some((r) => r.boundTo !== undefined)
+      const served = bound
+        ? sequence.filter((r) => r.boundTo === undefined || r.boundTo === request.keyRef)
+        : sequence
+      if (served.length === 0) return undefined
+      const position = bound ? `${key}\n${request.keyRef ?? ''}` : key
       let positions = cursors.get(session)
       if (positions === undefined) {
         positions = new Map()
         cursors.set(session, positions)
       }
-      const at = positions.get(key) ?? 0
-      positions.set(key, at + 1)
-      return sequence[Math.min(at, sequence.length - 1)]
+      const at = positions.get(position) ?? 0
+      positions.set(position, at + 1)
+      return served[Math.min(at, served.length - 1)]?.answer
     },
     rewind(session) {
       cursors.delete(session)

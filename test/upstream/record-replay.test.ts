@@ -93,6 +93,54 @@ describe('record, then replay with the upstream stopped', () => {
     expect((await fallback.get('/v1/pets/26')).status).toBe(404)
   })
 
+  it('answers a request without a Bearer key itself, and serves a recorded 401 only to its key (regression: replay ignored Authorization)', async () => {
+    const upstream = await startSandboxUpstream(['--seed', '9'])
+    const file = join(dir, 'keys.har')
+    const recorder = await front({ upstream: { url: upstream.url, record: file } })
+    // Forwarded in upstream mode: the upstream judges every key, and each answer is recorded.
+    const asked = [
+      {},
+      { authorization: 'Token sandbox-free' },
+      { authorization: 'Bearer nope' },
+      FREE,
+    ]
+    const recorded = []
+    for (const headers of asked) {
+      const answer = await recorder.get('/v1/pets?limit=2', headers)
+      recorded.push([answer.status, await answer.text()] as const)
+    }
+    expect(recorded.map(([status]) => status)).toEqual([401, 401, 401, 200])
+    expect((await recorder.journal()).map((e) => e.source)).toEqual(Array(4).fill('upstream'))
+    await recorder.close()
+    await upstream.stop()
+
+    const replay = await front({ upstream: { replay: file } })
+    // Entries sent without a Bearer token are left out: the sandbox answers those requests.
+    const mode = await (await fetch(`${replay.origin}/__sandbox/mode`)).json()
+    expect(mode.replay).toEqual({ answers: 2, skipped: 2 })
+    const missing = await replay.get('/v1/pets?limit=2', {})
+    expect(missing.status).toBe(401)
+    expect(missing.headers.get('www-authenticate')).toBe('Bearer realm="petstore"')
+    expect(await missing.json()).toMatchObject({ code: 'missing_api_key', status: 401 })
+    const malformed = await replay.get('/v1/pets?limit=2', { authorization: 'Token sandbox-free' })
+    expect(malformed.status).toBe(401)
+    expect(await malformed.json()).toMatchObject({ code: 'malformed_authorization' })
+    // A well-formed key gets the recording; the key that was refused gets its 401 back.
+    const good = await replay.get('/v1/pets?limit=2')
+    expect([good.status, await good.text()]).toEqual(recorded[3])
+    const refused = await replay.get('/v1/pets?limit=2', { authorization: 'Bearer nope' })
+    expect([refused.status, await refused.text()]).toEqual(recorded[2])
+    const other = await replay.get('/v1/pets?limit=2', { authorization: 'Bearer sandbox-pro' })
+    expect([other.status, await other.text()]).toEqual(recorded[3])
+    expect((await replay.journal()).map((e) => [e.status, e.source])).toEqual([
+      [401, 'sandbox'],
+      [401, 'sandbox'],
+      [200, 'replay'],
+      [401, 'replay'],
+      [200, 'replay'],
+    ])
+  })
+
   it('matches the query in any order and a JSON body whatever its whitespace', async () => {
     const upstream = await startSandboxUpstream(['--seed', '9'])
     const file = join(dir, 'order.har')

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { keyRef } from '../../src/journal/key-ref.js'
 import { createReplayIndex, replayKey } from '../../src/upstream/replay-index.js'
 
 const decoder = new TextDecoder()
@@ -13,12 +14,17 @@ interface EntryInput {
   headers?: { name: string; value: string }[]
   postData?: string
   error?: string
+  /** The request's headers as the archive holds them. */
+  requestHeaders?: { name: string; value: string }[]
+  /** The sandbox's own view (`_sandbox.keyRef`), as its recordings and exports carry it. */
+  keyRef?: string | null
 }
 
 const entry = (input: EntryInput) => ({
   request: {
     method: input.method ?? 'GET',
     url: input.url,
+    headers: input.requestHeaders ?? [],
     ...(input.postData === undefined ? {} : { postData: { text: input.postData } }),
   },
   response: {
@@ -27,14 +33,22 @@ const entry = (input: EntryInput) => ({
     content: { text: input.text ?? '[]', ...(input.encoding ? { encoding: input.encoding } : {}) },
   },
   ...(input.error === undefined ? {} : { _error: input.error }),
+  ...(input.keyRef === undefined ? {} : { _sandbox: { keyRef: input.keyRef } }),
 })
 
 const har = (...entries: unknown[]) => ({ log: { entries } })
-const ask = (path: string, search = '', method = 'GET', body: string | null = null) => ({
+const ask = (
+  path: string,
+  search = '',
+  method = 'GET',
+  body: string | null = null,
+  key = 'sandbox-free',
+) => ({
   method,
   path,
   search,
   body: body === null ? null : encoder.encode(body),
+  keyRef: keyRef(key),
 })
 const text = (answer: { body: Uint8Array } | undefined) =>
   answer === undefined ? undefined : decoder.decode(answer.body)
@@ -114,5 +128,71 @@ describe('the replay index', () => {
       ['/v1'],
     )
     expect(index.next('s', ask('/pets'))?.failed).toBe(true)
+  })
+
+  it('leaves out requests recorded without a Bearer token: the sandbox answers those itself', () => {
+    const index = createReplayIndex(
+      har(
+        entry({ url: 'http://s/v1/pets', status: 401, text: '"no key"', keyRef: null }),
+        entry({
+          url: 'http://s/v1/pets',
+          status: 401,
+          text: '"token"',
+          requestHeaders: [{ name: 'Authorization', value: 'Token abc' }],
+        }),
+        entry({ url: 'http://s/v1/pets', status: 200, text: '"pets"', keyRef: keyRef('k1') }),
+      ),
+      ['/v1'],
+    )
+    expect([index.answers, index.skipped]).toEqual([1, 2])
+    expect(text(index.next('s', ask('/pets', '', 'GET', null, 'k2')))).toBe('"pets"')
+  })
+
+  it('serves a recorded 401 only to the key that got it; other answers to every key (regression: a 401 replayed to a valid key)', () => {
+    const index = createReplayIndex(
+      har(
+        entry({ url: 'http://s/v1/pets', status: 401, text: '"bad"', keyRef: keyRef('wrong') }),
+        entry({ url: 'http://s/v1/pets', status: 200, text: '"one"', keyRef: keyRef('good') }),
+        entry({ url: 'http://s/v1/pets', status: 200, text: '"two"', keyRef: keyRef('good') }),
+      ),
+      ['/v1'],
+    )
+    const walk = (key: string) =>
+      [1, 2, 3].map(() => text(index.next('s', ask('/pets', '', 'GET', null, key))))
+    expect(walk('wrong')).toEqual(['"bad"', '"one"', '"two"'])
+    // Another key never sees the 401, and walks the sequence on its own.
+    expect(walk('good')).toEqual(['"one"', '"two"', '"two"'])
+    expect(walk('worker-3')).toEqual(['"one"', '"two"', '"two"'])
+  })
+
+  it('reads the key of a browser’s export from its Authorization header, and serves a 401 to every key when the archive cannot tell', () => {
+    const index = createReplayIndex(
+      har(
+        entry({
+          url: 'http://s/v1/pets/1',
+          status: 401,
+          text: '"bad"',
+          requestHeaders: [{ name: 'authorization', value: 'Bearer wrong' }],
+        }),
+        entry({
+          url: 'http://s/v1/pets/1',
+          text: '"pet"',
+          requestHeaders: [{ name: 'authorization', value: 'Bearer good' }],
+        }),
+        // A sanitized export drops Authorization; a redacted one hides the key.
+        entry({ url: 'http://s/v1/pets/2', status: 401, text: '"unknown"' }),
+        entry({
+          url: 'http://s/v1/pets/3',
+          status: 401,
+          text: '"redacted"',
+          requestHeaders: [{ name: 'authorization', value: 'Bearer good…(redacted)' }],
+        }),
+      ),
+      ['/v1'],
+    )
+    expect(text(index.next('s', ask('/pets/1', '', 'GET', null, 'good')))).toBe('"pet"')
+    expect(text(index.next('t', ask('/pets/1', '', 'GET', null, 'wrong')))).toBe('"bad"')
+    expect(text(index.next('s', ask('/pets/2', '', 'GET', null, 'good')))).toBe('"unknown"')
+    expect(text(index.next('s', ask('/pets/3', '', 'GET', null, 'good')))).toBe('"redacted"')
   })
 })

@@ -122,6 +122,31 @@ describe('the server in front of an upstream', () => {
     expect((await f.journal()).at(-1)).toMatchObject({ source: 'upstream', delayMs: 20 })
   })
 
+  it('answers a scenario without a Bearer key with its own 401, and forwards such a request only to be judged upstream', async () => {
+    const f = await front({ upstream: upstream.url })
+    const before = await upstreamCount()
+    const missing = await f.get('/v1/pets?__scenario=empty', {})
+    expect(missing.status).toBe(401)
+    expect(await missing.json()).toMatchObject({ code: 'missing_api_key' })
+    const malformed = await f.get('/v1/pets?__scenario=empty', { authorization: 'Basic eDp5' })
+    expect(await malformed.json()).toMatchObject({ code: 'malformed_authorization' })
+    expect(await upstreamCount()).toBe(before)
+    // A pass-through key the sandbox cannot judge gets the scenario; the default scenario
+    // forwards, and the upstream answers for the key.
+    expect(
+      (await f.get('/v1/pets?__scenario=empty', { authorization: 'Bearer staging' })).status,
+    ).toBe(200)
+    const forwarded = await f.get('/v1/pets', {})
+    expect(forwarded.status).toBe(401)
+    expect(await upstreamCount()).toBe(before + 1)
+    expect((await f.journal()).map((e) => e.source)).toEqual([
+      'sandbox',
+      'sandbox',
+      'sandbox',
+      'upstream',
+    ])
+  })
+
   it('fails the seeded share of flaky requests locally and forwards the rest', async () => {
     const f = await front({ upstream: upstream.url, flaky: { rate: 0.5, seed: 11 } })
     const before = await upstreamCount()

@@ -956,7 +956,7 @@ export interface components {
             modes: components["schemas"]["SandboxModeName"][];
             /** @description The upstream's base URL (a password in it hidden), or null. */
             upstream: string | null;
-            /** @description The recording being replayed: answers indexed and entries skipped (outside the base path), or null. */
+            /** @description The recording being replayed: answers indexed and entries skipped (outside the base path, not an HTTP exchange, or sent without a Bearer token: the sandbox answers such requests itself), or null. */
             replay: {
                 answers: number;
                 skipped: number;
