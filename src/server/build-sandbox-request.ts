@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { SandboxRequest } from '../http/types.js'
+import { readAuthorization } from './read-authorization.js'
 
 // RFC 3986 reg-name / IPv4 / bracketed IPv6, with an optional port. Anything
 // else in Host (spaces, slashes, '@', empty) is replaced by the server's own address.
@@ -42,7 +43,9 @@ export const requestUrl = (
 /**
  * Builds the core's plain request from node:http's IncomingMessage, without
  * Fetch objects. `headers` is node's own lower-case record (repeated headers
- * already joined, except `set-cookie`, which the API never reads).
+ * already joined, except `set-cookie`, which the API never reads, and the
+ * ones node keeps only the first of: of those, `Authorization` is read whole,
+ * as Fetch reads it, by readAuthorization).
  *
  * @example
  * const request = buildSandboxRequest(req, { url, body })
@@ -50,10 +53,16 @@ export const requestUrl = (
 export const buildSandboxRequest = (
   req: IncomingMessage,
   input: { url: string; body: Uint8Array | null },
-): SandboxRequest => ({
-  method: req.method ?? 'GET',
-  url: input.url,
-  headers: req.headers as Record<string, string | undefined>,
-  body: input.body,
-  clientAddress: req.socket.remoteAddress,
-})
+): SandboxRequest => {
+  const authorization = readAuthorization(req)
+  return {
+    method: req.method ?? 'GET',
+    url: input.url,
+    // A copy only for repeated Authorization lines: node's record otherwise, as it is.
+    headers: (authorization === req.headers.authorization
+      ? req.headers
+      : { ...req.headers, authorization }) as Record<string, string | undefined>,
+    body: input.body,
+    clientAddress: req.socket.remoteAddress,
+  }
+}

@@ -210,8 +210,16 @@ describe('the control API', () => {
     const withToken = {
       socket: { remoteAddress: '192.168.1.4' },
       headers: { authorization: 'Bearer t0k' },
+      rawHeaders: ['Authorization', 'Bearer t0k'],
     } as unknown as IncomingMessage
     expect(createControlAccess({ adminToken: 't0k' }).check(withToken)).toBeUndefined()
+    // node:http keeps the first of two Authorization lines: both are read, and two tokens are none.
+    const twice = {
+      socket: { remoteAddress: '192.168.1.4' },
+      headers: { authorization: 'Bearer t0k' },
+      rawHeaders: ['Authorization', 'Bearer t0k', 'authorization', 'Bearer other'],
+    } as unknown as IncomingMessage
+    expect(createControlAccess({ adminToken: 't0k' }).check(twice)?.code).toBe('forbidden')
   })
 })
 

@@ -28,6 +28,7 @@ const fakeRequest = (address: string, token?: string): IncomingMessage =>
   ({
     socket: { remoteAddress: address },
     headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+    rawHeaders: token === undefined ? [] : ['Authorization', `Bearer ${token}`],
   }) as unknown as IncomingMessage
 
 describe('wrong admin tokens', () => {

@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http'
 import { parseAuthorization } from '../../auth/parse-authorization.js'
 import { ApiError } from '../../http/api-error.js'
 import { anonymousBucketName } from '../../rate-limit/anonymous-bucket-name.js'
+import { readAuthorization } from '../read-authorization.js'
 import { SERVER_LIMITS } from '../server-limits.js'
 
 /** True for 127.0.0.0/8 and ::1, also when written as IPv4-mapped IPv6. */
@@ -75,7 +76,8 @@ export const createControlAccess = (options: {
           { headers: { 'Retry-After': String(seconds) } },
         )
       }
-      const auth = parseAuthorization(req.headers.authorization)
+      // Repeated lines joined, as for the API: two tokens are no token (contract §2).
+      const auth = parseAuthorization(readAuthorization(req))
       // Compare digests so neither the length nor the content leaks through timing.
       if (auth.kind === 'bearer' && timingSafeEqual(digest(auth.token), expected)) {
         wrong.delete(address)

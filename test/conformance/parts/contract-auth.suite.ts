@@ -37,6 +37,22 @@ export const contractAuthSuite = (ctx: SuiteContext): void => {
     )
 
     it.each([
+      ['two keys', ['Bearer sandbox-free', 'Bearer sandbox-pro']],
+      ['the same key twice', ['Bearer sandbox-free', 'Bearer sandbox-free']],
+    ])(
+      'answers 401 malformed_authorization with error="invalid_token" for two Authorization headers: %s (regression: the server took the first)',
+      async (_, values) => {
+        const response = await ctx.send({
+          method: 'GET',
+          path: '/pets',
+          headers: { authorization: values },
+        })
+        expectApiError(response, 401, 'malformed_authorization')
+        expect(response.headers['www-authenticate']).toBe(INVALID_TOKEN_CHALLENGE)
+      },
+    )
+
+    it.each([
       ['an empty header', ''],
       ['the Basic scheme', 'Basic c2FuZGJveC1mcmVlOg=='],
       ['a bare key without a scheme', 'sandbox-enterprise'],

@@ -8,9 +8,26 @@ export interface WireRequest {
   method: string
   /** Path below the API base, with query: `/pets?limit=5`. */
   path: string
-  headers?: Record<string, string>
+  /** A list of values: the header sent once per value, as a client repeating it does. */
+  headers?: Record<string, string | readonly string[]>
   body?: string | Uint8Array<ArrayBuffer>
 }
+
+/**
+ * The headers as name-value pairs, a repeated header once per value: what a
+ * Fetch client takes (its `Headers` joins repeated values with ", ").
+ *
+ * @example
+ * headerPairs({ authorization: ['Bearer a', 'Bearer b'] }) // [['authorization', 'Bearer a'], ['authorization', 'Bearer b']]
+ */
+export const headerPairs = (headers: WireRequest['headers'] = {}): [string, string][] =>
+  Object.entries(headers).flatMap(([name, value]) =>
+    typeof value === 'string' ? [[name, value]] : value.map((one): [string, string] => [name, one]),
+  )
+
+/** True when a request repeats a header: a Fetch client would send it joined, on one line. */
+export const repeatsHeader = (request: WireRequest): boolean =>
+  Object.values(request.headers ?? {}).some((value) => typeof value !== 'string')
 
 export interface WireResponse {
   status: number

@@ -1,9 +1,12 @@
 import { createSandboxServer, type SandboxServer } from '../../../src/server/index.js'
 import type { SandboxServerOptions } from '../../../src/server/server-options.js'
+import { sendOverNodeHttp } from '../../support/send-over-node-http.js'
 import {
   type ConformanceControls,
   type ConformanceTarget,
+  headerPairs,
   inSession,
+  repeatsHeader,
   type WireResponse,
 } from '../parts/target.js'
 
@@ -82,8 +85,15 @@ export const createHttpTarget = (options: SandboxServerOptions = {}): HttpTarget
     },
     stop: () => app.close(),
     control,
-    async send({ method, path, headers = {}, body }): Promise<WireResponse> {
-      const response = await fetch(`${origin}/v1${path}`, { method, headers, body: body ?? null })
+    async send(request): Promise<WireResponse> {
+      // Repeated headers on lines of their own, as node:http receives them from a raw client.
+      if (repeatsHeader(request)) return sendOverNodeHttp(`${origin}/v1${request.path}`, request)
+      const { method, path, headers = {}, body } = request
+      const response = await fetch(`${origin}/v1${path}`, {
+        method,
+        headers: headerPairs(headers),
+        body: body ?? null,
+      })
       return {
         status: response.status,
         headers: Object.fromEntries(response.headers),

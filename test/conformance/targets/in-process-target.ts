@@ -1,7 +1,12 @@
 import { setupServer } from 'msw/node'
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../../src/index.js'
 import { localControls } from '../../support/local-controls.js'
-import { type ConformanceTarget, inSession, type WireResponse } from '../parts/target.js'
+import {
+  type ConformanceTarget,
+  headerPairs,
+  inSession,
+  type WireResponse,
+} from '../parts/target.js'
 
 const BASE_URL = 'https://api.example.test/v1'
 
@@ -18,7 +23,11 @@ export const createInProcessTarget = (
     start: () => server.listen({ onUnhandledRequest: 'error' }),
     stop: () => server.close(),
     async send({ method, path, headers = {}, body }): Promise<WireResponse> {
-      const response = await fetch(`${BASE_URL}${path}`, { method, headers, body: body ?? null })
+      const response = await fetch(`${BASE_URL}${path}`, {
+        method,
+        headers: headerPairs(headers),
+        body: body ?? null,
+      })
       return {
         status: response.status,
         headers: Object.fromEntries(response.headers),

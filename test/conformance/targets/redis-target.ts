@@ -1,9 +1,12 @@
 import { createSandboxServer, type SandboxServer } from '../../../src/server/index.js'
 import type { SandboxServerOptions } from '../../../src/server/server-options.js'
+import { sendOverNodeHttp } from '../../support/send-over-node-http.js'
 import {
   type ConformanceControls,
   type ConformanceTarget,
+  headerPairs,
   inSession,
+  repeatsHeader,
   type WireResponse,
 } from '../parts/target.js'
 
@@ -93,16 +96,27 @@ export const createMultiInstanceTarget = (
       await Promise.all(apps.map((app) => app.close()))
     },
     control,
-    async send({ method, path, headers = {}, body }): Promise<WireResponse> {
+    async send(request): Promise<WireResponse> {
       const origin = next()
-      const response = await fetch(`${origin}/v1${path}`, { method, headers, body: body ?? null })
-      const text = await response.text()
+      const { method, path, headers = {}, body } = request
+      // Repeated headers on lines of their own, as node:http receives them from a raw client.
+      const answer = repeatsHeader(request)
+        ? await sendOverNodeHttp(`${origin}/v1${path}`, request)
+        : await fetch(`${origin}/v1${path}`, {
+            method,
+            headers: headerPairs(headers),
+            body: body ?? null,
+          }).then(async (response) => ({
+            status: response.status,
+            headers: Object.fromEntries(response.headers),
+            body: await response.text(),
+          }))
       // Links name the instance that answered; the suite follows them through the first one.
-      const out = Object.fromEntries(response.headers)
+      const out = answer.headers
       if (out.link !== undefined) out.link = out.link.replaceAll(origin, origins[0] as string)
       if (out.location !== undefined)
         out.location = out.location.replaceAll(origin, origins[0] as string)
-      return { status: response.status, headers: out, body: text }
+      return answer
     },
     controls: controlsOver(control),
     // The control calls of a session carry the `__session` flag.

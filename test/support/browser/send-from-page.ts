@@ -1,10 +1,11 @@
 import type { Page } from 'playwright-core'
-import type { WireRequest, WireResponse } from '../../conformance/parts/target.js'
+import { headerPairs, type WireRequest, type WireResponse } from '../../conformance/parts/target.js'
 
 interface PageRequest {
   url: string
   method: string
-  headers: Record<string, string>
+  /** Pairs: a repeated header once per value, joined by the page's fetch as by any. */
+  headers: [string, string][]
   text: string | null
   bytes: number[] | null
 }
@@ -25,7 +26,7 @@ export const sendFromPage = async (
   const input: PageRequest = {
     url: `${baseUrl}${request.path}`,
     method: request.method,
-    headers: request.headers ?? {},
+    headers: headerPairs(request.headers),
     text: typeof body === 'string' ? body : null,
     bytes: body instanceof Uint8Array ? Array.from(body) : null,
   }
