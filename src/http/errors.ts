@@ -61,11 +61,11 @@ export const methodNotAllowed = (
 export const payloadTooLarge = (maxBodyBytes: number = LIMITS.maxBodyBytes): ApiError =>
   new ApiError('payload_too_large', `The request body is larger than ${maxBodyBytes} bytes.`)
 
-/** 400 `validation_failed`, listing every problem. */
+/** 400 `validation_failed`, listing every problem (one of the whole body, `(body)`, as a sentence of its own). */
 export const validationFailed = (subject: string, details: ErrorDetail[]): ApiError =>
   new ApiError(
     'validation_failed',
-    `${subject} is invalid: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}.`,
+    `${subject} is invalid: ${details.map((d) => (d.field === '(body)' ? d.message : `${d.field} ${d.message}`)).join('; ')}.`,
     { details },
   )
 

@@ -1,6 +1,7 @@
 import type { ErrorDetail } from '../contract/error-body.js'
 import { LIMITS } from '../contract/limits.js'
 import { ApiError } from './api-error.js'
+import { describeIssue, type Issue, OWN_WORDS } from './describe-issue.js'
 import { payloadTooLarge, validationFailed } from './errors.js'
 import type { SandboxRequest } from './types.js'
 
@@ -14,14 +15,8 @@ const isJsonContentType = (value: string | undefined): boolean =>
 export interface BodySchema<T> {
   safeParse(
     value: unknown,
-  ): { success: true; data: T } | { success: false; error: { issues: readonly BodyIssue[] } }
-}
-
-/** One problem zod found; `keys` lists the unknown fields of an `unrecognized_keys` issue. */
-interface BodyIssue {
-  path: PropertyKey[]
-  message: string
-  keys?: readonly string[]
+    params?: typeof OWN_WORDS,
+  ): { success: true; data: T } | { success: false; error: { issues: readonly Issue[] } }
 }
 
 export interface ReadJsonOptions {
@@ -31,15 +26,29 @@ export interface ReadJsonOptions {
   notAnObject?: string
   /** Bodies above this many bytes are 413 (default 65,536: the `maxBodyBytes` setting). */
   maxBodyBytes?: number
+  /** The body's fields, named when an unknown one is refused. */
+  fields?: readonly string[]
+  /** Each detail says what was given, also where the schema words the rule (the control API). */
+  showGiven?: boolean
 }
 
-/** Every problem zod found, one detail each; a missing top-level field says `is required`. */
-const toDetails = (value: object, issues: readonly BodyIssue[]): ErrorDetail[] => {
+/**
+ * Every problem zod found, one detail each, in the schema's words or, where it
+ * has none, describeIssue's (never zod's); a missing top-level field the
+ * schema words says `is required`.
+ */
+const toDetails = (
+  value: object,
+  issues: readonly Issue[],
+  options: Pick<ReadJsonOptions, 'fields' | 'showGiven'>,
+): ErrorDetail[] => {
   const details: ErrorDetail[] = []
+  const context = { input: value, fields: options.fields, given: options.showGiven }
   for (const issue of issues) {
-    // An unknown field (unknownFields: 'reject'): one detail naming each.
+    const message = describeIssue(issue, context)
+    // An unknown field (unknownFields: 'reject', a strict control body): one detail naming each.
     if (issue.keys !== undefined && issue.path.length === 0) {
-      for (const key of issue.keys) details.push({ field: key, message: issue.message })
+      for (const key of issue.keys) details.push({ field: key, message })
       continue
     }
     const field = issue.path.map(String).join('.')
@@ -47,7 +56,7 @@ const toDetails = (value: object, issues: readonly BodyIssue[]): ErrorDetail[] =
     const missing = typeof top === 'string' && !Object.hasOwn(value, top)
     const detail = {
       field: field === '' ? '(body)' : field,
-      message: missing ? 'is required' : issue.message,
+      message: missing && !message.startsWith('is required') ? 'is required' : message,
     }
     // One check can fail twice for one value (2^53 is both unsafe and too big): list a problem once.
     if (!details.some((d) => d.field === detail.field && d.message === detail.message))
@@ -97,7 +106,8 @@ export const readJson = <T>(
       { details: [{ field: '(body)', message: 'must be a JSON object' }] },
     )
   }
-  const parsed = schema.safeParse(value)
-  if (!parsed.success) throw validationFailed(subject, toDetails(value, parsed.error.issues))
+  const parsed = schema.safeParse(value, OWN_WORDS)
+  if (!parsed.success)
+    throw validationFailed(subject, toDetails(value, parsed.error.issues, options))
   return parsed.data
 }

@@ -45,8 +45,21 @@ interface ControlRequest {
   params: Record<string, string>
   /** The session the request selected (`__session` / `X-Sandbox-Session`), `default` otherwise: the state seam, awaited. */
   session: SessionState
-  body<T>(schema: BodySchema<T>): Promise<T>
+  /** The JSON body read by `schema`; 400 `validation_failed` naming `subject` and each bad field. */
+  body<T>(schema: ControlBody<T>): Promise<T>
 }
+
+/** A control route's body: its schema, how messages name it, and its fields (strict: no others). */
+interface ControlBody<T> {
+  schema: BodySchema<T>
+  subject: string
+  fields: readonly string[]
+}
+
+const controlBody = <T>(
+  subject: string,
+  schema: BodySchema<T> & { def: { shape: object } },
+): ControlBody<T> => ({ schema, subject, fields: Object.keys(schema.def.shape) })
 
 type ControlHandler = (ctx: ControlContext, request: ControlRequest) => Promise<SandboxResponse>
 
@@ -73,23 +86,31 @@ const checkClock = async (call: () => unknown): Promise<void> => {
   }
 }
 
-// zod/mini, with zod's English messages for the details (as classic zod gave them).
+// The details are the schemas' own words or describeIssue's (src/http), never zod's; zod's
+// English locale stays for the server's other readers of zod messages.
 useEnglishZodMessages()
+// Every control body is strict: an unknown field is a 400 naming it and the fields there are.
 const ClockBodySchema = z
   .strictObject({
     advanceMs: z.optional(z.number()),
     now: z.optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })),
     realTime: z.optional(z.literal(true, { error: 'must be true (back to real time)' })),
   })
-  .check(
-    z.refine((b) => [b.advanceMs, b.now, b.realTime].filter((v) => v !== undefined).length === 1, {
-      message: 'send exactly one of advanceMs, now and realTime',
-    }),
-  )
-const ScenarioBodySchema = z.object({ name: z.string().check(z.minLength(1)) })
+  .check((ctx) => {
+    const sent = (['advanceMs', 'now', 'realTime'] as const).filter(
+      (name) => ctx.value[name] !== undefined,
+    )
+    if (sent.length !== 1)
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value,
+        message: `send exactly one of advanceMs, now and realTime, got ${sent.length === 0 ? 'none' : sent.join(' and ')}`,
+      })
+  })
+const ScenarioBodySchema = z.strictObject({ name: z.string().check(z.minLength(1)) })
 const limit = z.optional(z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER)))
 const KeyBodySchema = z
-  .object({
+  .strictObject({
     plan: z.string(),
     key: z.optional(
       z.string().check(
@@ -112,10 +133,16 @@ const KeyBodySchema = z
             code: 'custom',
             input: body[field],
             path: [field],
-            message: `is for enterprise keys only; the ${body.plan} plan's limits are fixed`,
+            message: `must be left out for a ${body.plan} key (its plan's limits are fixed; custom limits are for enterprise keys)`,
           })
     }),
   )
+
+const SCENARIO_BODY = controlBody('The scenario', ScenarioBodySchema)
+const MODE_BODY = controlBody('The mode', ModeBodySchema)
+const CLOCK_BODY = controlBody('The clock change', ClockBodySchema)
+const KEY_BODY = controlBody('The key', KeyBodySchema)
+const EXPECT_BODY = controlBody('The match', ExpectBodySchema)
 
 /** Decodes a path parameter; 404 for broken percent-encoding, as the API does. */
 const pathParam = (value: string | undefined, what: string): string => {
@@ -147,7 +174,7 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
     jsonResponse(200, await scenarioBody(ctx, session)),
   )
   .add('PUT', '/scenario', async (ctx, { session, body }) => {
-    const { name } = await body(ScenarioBodySchema)
+    const { name } = await body(SCENARIO_BODY)
     // 400 unknown_scenario, naming the valid ones, as the registry words it.
     ctx.sandbox.scenarios.require(name)
     await session.setSticky(name)
@@ -155,11 +182,11 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
   })
   .add('GET', '/mode', async (ctx, { session }) => answerMode(ctx.sandbox, session.id))
   .add('PUT', '/mode', async (ctx, { session, body }) =>
-    answerMode(ctx.sandbox, session.id, await body(ModeBodySchema)),
+    answerMode(ctx.sandbox, session.id, await body(MODE_BODY)),
   )
   .add('GET', '/clock', async (_ctx, { session }) => jsonResponse(200, await clockBody(session)))
   .add('POST', '/clock', async (_ctx, { session, body }) => {
-    const { advanceMs, now, realTime } = await body(ClockBodySchema)
+    const { advanceMs, now, realTime } = await body(CLOCK_BODY)
     if (advanceMs !== undefined) await checkClock(() => session.advanceClock(advanceMs))
     if (now !== undefined) await checkClock(() => session.setClock(now))
     if (realTime === true) await session.useRealTime()
@@ -169,7 +196,7 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
     jsonResponse(200, (await session.listKeys()).map(showKey)),
   )
   .add('POST', '/keys', async (ctx, { session: selected, body }) => {
-    const { plan, session: target, ...rest } = await body(KeyBodySchema)
+    const { plan, session: target, ...rest } = await body(KEY_BODY)
     if (!isPlanName(plan))
       throw new ApiError(
         'unknown_plan',
@@ -212,7 +239,7 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
   .add('GET', '/requests', async (_ctx, { session, url }) => listRequests(session, url))
   // Issue 23: assertions, the client-behaviour report and coverage, over the seam's journal.
   .add('POST', '/requests/expect', async (_ctx, { session, body }) =>
-    expectRequests(session, await body(ExpectBodySchema)),
+    expectRequests(session, await body(EXPECT_BODY)),
   )
   .add('GET', '/report', async (_ctx, { session }) => reportRequests(session))
   .add('GET', '/coverage', async (_ctx, { session }) => coverRequests(session))
@@ -258,14 +285,18 @@ const answer = async (ctx: ControlContext, req: IncomingMessage): Promise<Sandbo
   const sessionId = requestedSession(url, req.headers as Record<string, string | undefined>)
   const session = await ctx.sandbox.state.session(sessionId ?? DEFAULT_SESSION)
   let read: Promise<{ headers: IncomingMessage['headers']; body: Uint8Array | null }> | undefined
-  const body = async <T>(schema: BodySchema<T>): Promise<T> => {
+  const body = async <T>({ schema, subject, fields }: ControlBody<T>): Promise<T> => {
     read ??= readRequestBody(req, LIMITS.maxBodyBytes).then((result) => ({
       headers: req.headers,
       // An oversized or broken body is answered 413 by readJson: one byte over the cap says so.
       body: result.kind === 'body' ? result.body : new Uint8Array(LIMITS.maxBodyBytes + 1),
     }))
     const { headers, body: bytes } = await read
-    return readJson({ headers: headers as Record<string, string | undefined>, body: bytes }, schema)
+    return readJson(
+      { headers: headers as Record<string, string | undefined>, body: bytes },
+      schema,
+      { subject, fields, showGiven: true },
+    )
   }
   return match.value(ctx, { req, url, params: match.params, session, body })
 }

@@ -11,18 +11,29 @@ import { compilePathRegExp, type MatchErrorCode } from './compile-path-regexp.js
  * The match of `GET /__sandbox/requests` and `POST /__sandbox/requests/expect`
  * as JSON: `requests.expect`'s match, with a RegExp path as `pathRegExp`.
  */
-const Scalar = z.union([z.string(), z.number(), z.boolean()])
+const Scalar = z.union([z.string(), z.number(), z.boolean()], {
+  error: 'must be a string, a number or a boolean',
+})
 const Status = z.nullable(z.int().check(z.gte(100), z.lte(599)))
 
 export const ExpectBodySchema = z.strictObject({
-  method: z.optional(z.union([z.string(), z.array(z.string())])),
+  method: z.optional(
+    z.union([z.string(), z.array(z.string())], {
+      error: 'must be a method such as "POST", or an array of them',
+    }),
+  ),
   path: z.optional(z.string()),
   pathRegExp: z.optional(z.string()),
   // ownRecord, not z.record: a parameter or header named `__proto__` is kept (issue 24).
   query: z.optional(ownRecord(z.string(), Scalar)),
   headers: z.optional(ownRecord(z.string(), Scalar)),
   body: z.optional(z.unknown()),
-  status: z.optional(z.union([Status, z.array(Status)])),
+  status: z.optional(
+    z.union([Status, z.array(Status)], {
+      error:
+        'must be an HTTP status from 100 to 599, null (a failed connection), or an array of them',
+    }),
+  ),
   operation: z.optional(z.enum(OPERATION_IDS)),
   times: z.optional(z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))),
 })

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises'
 import type { PetStoreSnapshot } from '../../db/pet-store.js'
+import { describeIssue, OWN_WORDS } from '../../http/describe-issue.js'
 import { dataFileSchema } from './data-file-schema.js'
 
 /** What a data file holds: the default session's pets, and other sessions' pets by id. */
@@ -55,11 +56,15 @@ export const readDataFile = async (
       `Failed to load the data file ${path}: it is not valid JSON (${reason}). Fix or move the file; it was left untouched.`,
     )
   }
-  const parsed = dataFileSchema(options.nameMaxLength).safeParse(value)
+  const parsed = dataFileSchema(options.nameMaxLength).safeParse(value, OWN_WORDS)
   if (!parsed.success) {
+    // In the project's words, never zod's: `nextId is required (a number)`.
     const problems = parsed.error.issues
       .slice(0, 5)
-      .map((i) => `${i.path.map(String).join('.') || '(file)'} ${i.message}`)
+      .map(
+        (i) =>
+          `${i.path.map(String).join('.') || '(file)'} ${describeIssue(i, { input: value, given: true })}`,
+      )
       .join('; ')
     throw new DataFileError(
       `Failed to load the data file ${path}: it is not a petstore-sandbox data file (${problems}). Fix or move the file; it was left untouched.`,

@@ -664,12 +664,14 @@ export interface components {
         };
         SandboxNewApiKey: {
             plan: components["schemas"]["SandboxPlan"];
-            /** @description The key text to use (1 to 200 characters of `A-Z a-z 0-9 - . _ ~ + /`); default a random `sk_sandbox_…` key. A key that exists already is 400 `validation_failed`. */
+            /** @description The key text to use (1 to 200 characters of `A-Z a-z 0-9 - . _ ~ + /`); default a random `sk_sandbox_…` key. A key that exists already is 409 `key_exists`. */
             key?: string;
             /** @description Custom requests per minute (enterprise only). */
             perMinute?: number;
             /** @description Custom requests per day (enterprise only). */
             perDay?: number;
+            /** @description The session the key belongs to (1 to 64 characters of `A-Z a-z 0-9 . _ -`): its requests always land there, whichever session the call selected. */
+            session?: string;
         };
         SandboxApiKey: {
             /** @description The key, to send as `Authorization: Bearer <key>`. In `GET /__sandbox/keys`, a key created at run time is masked (`sk_sandbox_1a2b…`, with `masked: true`): `POST /__sandbox/keys` returns it in full once. */
@@ -1226,7 +1228,7 @@ export interface components {
                 "application/json": components["schemas"]["ServiceUnavailableError"];
             };
         };
-        /** @description A missing or other `Content-Type` (`invalid_content_type`), an unparsable body (`malformed_json`), a body of the wrong shape (`validation_failed`), an unknown scenario name (`unknown_scenario`) or plan (`unknown_plan`). */
+        /** @description A missing or other `Content-Type` (`invalid_content_type`), an unparsable body (`malformed_json`), a body of the wrong shape or with a field the route does not take (`validation_failed`: every control body is strict; each problem in `details`, naming the field, what was given and what is allowed), an unknown scenario name (`unknown_scenario`) or plan (`unknown_plan`). */
         ControlBadRequest: {
             headers: {
                 [name: string]: unknown;
