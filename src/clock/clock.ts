@@ -10,7 +10,7 @@ export interface SandboxClock {
   now(): number
   /** Freeze the clock at this moment. */
   set(time: Date | number | string): void
-  /** Freeze the clock at now + ms (ms may be 0; negative moves back). */
+  /** Freeze the clock at now + ms: 0 or more (to go back, `set` an earlier time). */
   advance(ms: number): void
   /** Follow the time source again. */
   useRealTime(): void
@@ -60,6 +60,12 @@ export const createClock = (options: ClockOptions = {}): SandboxClock => {
       if (!Number.isFinite(ms)) {
         throw new TypeError(
           `Failed to advance the sandbox clock: ${String(ms)} is not a finite number of milliseconds.`,
+        )
+      }
+      // Advancing is forward (contract §3: advance, or set); back is a `set`, said in so many words.
+      if (ms < 0) {
+        throw new TypeError(
+          `Failed to advance the sandbox clock by ${ms} ms: it only moves forward. To go back, set it to an earlier time.`,
         )
       }
       const next = (manual ?? source()) + ms

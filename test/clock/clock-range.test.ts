@@ -5,7 +5,7 @@ import { createClock } from '../../src/clock/clock.js'
 const MAX_DATE_MS = 8.64e15
 
 describe('the sandbox clock stays inside the Date range', () => {
-  it.each([1e308, MAX_DATE_MS, -2 * MAX_DATE_MS])(
+  it.each([1e308, MAX_DATE_MS])(
     'refuses to advance by %d past the range, with a TypeError, and keeps its time',
     (ms) => {
       const clock = createClock({ source: () => 0 })

@@ -30,8 +30,19 @@ describe('the sandbox clock', () => {
     clock.advance(500)
     source = 5_000
     expect(clock.now()).toBe(1_500)
-    clock.advance(-100)
-    expect(clock.now()).toBe(1_400)
+    clock.advance(0)
+    expect(clock.now()).toBe(1_500)
+  })
+
+  it('refuses a negative advance and stays where it was: back is a set (regression: advance(-1000) moved it back)', () => {
+    const clock = createClock({ source: () => 1_000 })
+    clock.set(5_000)
+    expect(() => clock.advance(-100)).toThrow(
+      'Failed to advance the sandbox clock by -100 ms: it only moves forward. To go back, set it to an earlier time.',
+    )
+    expect(clock.now()).toBe(5_000)
+    clock.set(4_900)
+    expect(clock.now()).toBe(4_900)
   })
 
   it('accepts a Date, epoch milliseconds and an ISO string', () => {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import * as z from 'zod/mini'
 import { KeyExistsError, KeyOptionError } from '../../auth/key-registry.js'
 import { isValidKeyText } from '../../auth/parse-authorization.js'
+import { MAX_CLOCK_MS } from '../../clock/clock.js'
 import { isPlanName, LIMITS, PLAN_NAMES } from '../../contract/index.js'
 import { useEnglishZodMessages } from '../../contract/zod-messages.js'
 import { ApiError } from '../../http/api-error.js'
@@ -92,7 +93,21 @@ useEnglishZodMessages()
 // Every control body is strict: an unknown field is a 400 naming it and the fields there are.
 const ClockBodySchema = z
   .strictObject({
-    advanceMs: z.optional(z.number()),
+    // Forward only, within the Date range: back is a `now` (an advance past the range, from a
+    // clock that is already ahead, is refused by the clock itself).
+    advanceMs: z.optional(
+      z.number().check(
+        // Not z.int(): it calls 1e20 (a whole number, past 2^53) not an integer.
+        z.refine(Number.isInteger, { error: 'must be a whole number of milliseconds' }),
+        z.gte(0, {
+          error:
+            'must be 0 or more: the clock only moves forward (send "now" to set an earlier time)',
+        }),
+        z.lte(MAX_CLOCK_MS, {
+          error: `must be at most ${MAX_CLOCK_MS} (the Date range, about 273,790 years)`,
+        }),
+      ),
+    ),
     now: z.optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })),
     realTime: z.optional(z.literal(true, { error: 'must be true (back to real time)' })),
   })

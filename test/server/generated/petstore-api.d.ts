@@ -190,7 +190,7 @@ export interface paths {
         put?: never;
         /**
          * Set or advance the sandbox clock
-         * @description `{"advanceMs": N}` moves the clock by N milliseconds (negative moves it back); `{"now": "ISO date"}` sets it. Either freezes the clock: from then on it moves only when told, until `{"realTime": true}` or a reset returns it to real time.
+         * @description `{"advanceMs": N}` moves the clock forward by N milliseconds (0 or more; a negative advance is 400 `validation_failed`); `{"now": "ISO date"}` sets it, earlier or later. Either freezes the clock: from then on it moves only when told, until `{"realTime": true}` or a reset returns it to real time.
          */
         post: operations["changeClock"];
         delete?: never;
@@ -647,7 +647,7 @@ export interface components {
         };
         /** @description Exactly one of `advanceMs`, `now` and `realTime`. */
         SandboxClockChange: {
-            /** @description Milliseconds to move the clock by (negative moves it back). */
+            /** @description Milliseconds to move the clock forward by, a whole number from 0 to 8640000000000000 (the Date range); to go back, send `now` with an earlier time. A negative, fractional or larger value, or a result outside the Date range, is 400 `validation_failed` naming `advanceMs`. */
             advanceMs: number;
         } | {
             /**
