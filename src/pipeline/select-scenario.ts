@@ -1,4 +1,5 @@
 import { singleParam } from '../http/query.js'
+import { readHeaderText } from '../http/read-header-text.js'
 import type { SandboxRequest } from '../http/types.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
@@ -19,9 +20,19 @@ export const scenarioName = (
 
 /**
  * Stage 5: the scenario that answers; 400 `unknown_scenario` listing the valid names.
+ * A name the registry lacks is read again as the client wrote it (a header's
+ * UTF-8 bytes arrive one character per byte), so `X-Sandbox-Scenario: ✓` is
+ * named `"✓"` in the message, not `"â"`: the error path only.
  *
  * @example
  * const scenario = selectScenario(scenarios, 'slow')
  */
-export const selectScenario = (scenarios: ScenarioRegistry, name: string): Scenario =>
-  scenarios.require(name)
+export const selectScenario = (scenarios: ScenarioRegistry, name: string): Scenario => {
+  try {
+    return scenarios.require(name)
+  } catch (error) {
+    const written = readHeaderText(name)
+    if (written === name) throw error
+    return scenarios.require(written)
+  }
+}

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import { ApiError } from '../http/api-error.js'
+import { readHeaderText } from '../http/read-header-text.js'
 import { SERVER_LIMITS } from './server-limits.js'
 
 const headBytes = (req: IncomingMessage): number => {
@@ -49,7 +50,7 @@ export const checkRequestHead = (req: IncomingMessage): ApiError | undefined => 
   if (encoding !== undefined && encoding.trim().toLowerCase() !== 'chunked') {
     return new ApiError(
       'not_implemented',
-      `Transfer-Encoding "${encoding}" is not supported: send the body as is or chunked.`,
+      `Transfer-Encoding "${readHeaderText(encoding)}" is not supported: send the body as is or chunked.`,
     )
   }
   return undefined

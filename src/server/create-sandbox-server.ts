@@ -31,6 +31,7 @@ import { SERVER_LIMITS } from './server-limits.js'
 import { answerServerIndex, describeLinks, serverLinks } from './server-links.js'
 // Issue 13: makes the `store` option (Redis) available to the sandboxes this module creates.
 import './redis-store.js'
+import { readHeaderText } from '../http/read-header-text.js'
 import { type SandboxServerOptions, SERVER_OPTION_NAMES } from './server-options.js'
 import { createHeldAnswers, writeNow } from './write-sandbox-response.js'
 
@@ -250,7 +251,7 @@ export const createSandboxServer = <const S extends string = never>(
       res,
       new ApiError(
         'expectation_failed',
-        `Expect "${String(req.headers.expect)}" is not supported; only 100-continue is.`,
+        `Expect "${readHeaderText(String(req.headers.expect))}" is not supported; only 100-continue is.`,
       ).toResponse(),
     )
   })

@@ -7,8 +7,8 @@ const target = createHttpTarget()
 beforeAll(() => target.start())
 afterAll(() => target.stop())
 
-/** Sends raw bytes and resolves with everything the server answers before closing. */
-const raw = (bytes: string): Promise<string> =>
+/** Sends raw bytes (a string as UTF-8) and resolves with everything the server answers before closing. */
+const raw = (bytes: string | Uint8Array): Promise<string> =>
   new Promise((resolve, reject) => {
     const { hostname, port } = new URL(target.origin)
     const socket = connect(Number(port), hostname, () => socket.end(bytes))
@@ -36,6 +36,53 @@ describe('the server on the wire', () => {
     expect(response).toMatch(/^HTTP\/1\.1 400 /)
     expect(response).toContain('Content-Type: application/json')
     expect(jsonBodyOf(response)).toMatchObject({ code: 'invalid_parameter', status: 400 })
+  })
+
+  it.each([
+    ['an unknown method', 'BREW /v1/pets HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['an HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n'],
+    [
+      'a chunk size that is not hexadecimal',
+      'POST /v1/pets HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+    ],
+  ])('answers %s with 400 invalid_parameter whose field is (request)', async (_name, bytes) => {
+    const response = await raw(bytes)
+    expect(response).toMatch(/^HTTP\/1\.1 400 /)
+    expect(jsonBodyOf(response)).toMatchObject({
+      code: 'invalid_parameter',
+      details: [{ field: '(request)', message: 'must be a valid HTTP/1.1 request' }],
+    })
+  })
+
+  it('answers an HTTP/1.1 request without Host with 400 invalid_parameter whose field is Host', async () => {
+    const response = await raw('GET /v1/pets HTTP/1.1\r\nConnection: close\r\n\r\n')
+    expect(response).toMatch(/^HTTP\/1\.1 400 /)
+    expect(jsonBodyOf(response)).toMatchObject({
+      code: 'invalid_parameter',
+      details: [{ field: 'Host', message: 'is required in HTTP/1.1' }],
+    })
+  })
+
+  it('shows a UTF-8 header value as written in a message (regression: X-Sandbox-Scenario: ✓ read "â…")', async () => {
+    const head = 'GET /v1/pets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer sandbox-free\r\n'
+    const scenario = await raw(`${head}X-Sandbox-Scenario: ✓ Zoë\r\nConnection: close\r\n\r\n`)
+    expect(scenario).toMatch(/^HTTP\/1\.1 400 /)
+    expect(jsonBodyOf(scenario)).toMatchObject({ code: 'unknown_scenario' })
+    expect((jsonBodyOf(scenario) as unknown as { message: string }).message).toMatch(
+      /^Unknown scenario "✓ Zoë"\. Valid scenarios: default, /,
+    )
+    const expectation = await raw(`${head}Expect: ✓\r\nConnection: close\r\n\r\n`)
+    expect(expectation).toMatch(/^HTTP\/1\.1 417 /)
+    expect(expectation).toContain(
+      '"message":"Expect \\"✓\\" is not supported; only 100-continue is."',
+    )
+    // Bytes that are not UTF-8 (latin1 é) are shown one character per byte, as before.
+    const latin1 = Buffer.concat([
+      Buffer.from(`${head}X-Sandbox-Scenario: caf`),
+      Buffer.from([0xe9]),
+      Buffer.from('\r\nConnection: close\r\n\r\n'),
+    ])
+    expect(await raw(latin1)).toContain('Unknown scenario \\"café\\"')
   })
 
   it('answers a malformed Host header through the core, with its own address in links', async () => {
