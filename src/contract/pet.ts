@@ -16,6 +16,19 @@ export type PetStatus = z.infer<typeof PetStatusSchema>
 // Unicode category Cc: C0 and C1 control characters and DEL. Names with them are rejected.
 const CONTROL_CHARACTER = /\p{Cc}/u
 
+// With `u`, a surrogate pair is one code point, so \p{Cs} matches only a lone half.
+const LONE_SURROGATE = /\p{Cs}/u
+
+/**
+ * True when a string is well-formed Unicode: no lone surrogate (`"\ud800"` in JSON), which is
+ * no character, cannot be stored as UTF-8 and reads back as U+FFFD. The same answer as ES2024's
+ * `String.prototype.isWellFormed` (a test compares them), in every engine the bundle targets.
+ *
+ * @example
+ * isWellFormedText('Rex\ud800') // false
+ */
+export const isWellFormedText = (value: string): boolean => !LONE_SURROGATE.test(value)
+
 const countCodePoints = (value: string): number => {
   let count = 0
   for (const _ of value) count++
@@ -24,7 +37,8 @@ const countCodePoints = (value: string): number => {
 
 /**
  * `name`: a JSON string; trimmed it has 1 to `maxLength` code points (default
- * 100, the `nameMaxLength` setting) and no control characters.
+ * 100, the `nameMaxLength` setting), no control characters, and is
+ * well-formed Unicode (no lone surrogate).
  *
  * @example
  * createPetNameSchema(50).safeParse('x'.repeat(51)).success // false
@@ -55,6 +69,14 @@ export const createPetNameSchema = (maxLength: number = LIMITS.nameMaxCodePoints
           code: 'custom',
           input: ctx.value,
           message: 'must not contain control characters',
+        })
+      }
+      if (!isWellFormedText(ctx.value)) {
+        ctx.issues.push({
+          code: 'custom',
+          input: ctx.value,
+          message:
+            'must be well-formed Unicode: it holds half of a surrogate pair (such as \\ud800) without the other',
         })
       }
     })

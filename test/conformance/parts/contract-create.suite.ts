@@ -85,11 +85,30 @@ export const contractCreateSuite = (ctx: SuiteContext): void => {
       ['a newline inside', 'Re\nx'],
       ['DEL', 'Rex\u007f'],
       ['a C1 control character', 'Rex\u0085y'],
+      ['a lone high surrogate (regression: answered 201)', '\ud800'],
+      ['a lone low surrogate after text', 'Rex\udc00'],
+      ['a surrogate pair in the wrong order', '\udc3d\ud836'],
       ['a number', 42],
       ['null', null],
       ['an object', { first: 'Rex' }],
     ])('answers 400 validation_failed naming name for %s', async (_, name) => {
       await expectInvalid({ name, categoryId: 1 }, ['name'])
+    })
+
+    it('says why a name with a lone surrogate is refused, and stores nothing', async () => {
+      const body = await expectInvalid({ name: 'Rex\ud800', categoryId: 1 }, ['name'])
+      expect(body.details).toEqual([
+        {
+          field: 'name',
+          message:
+            'must be well-formed Unicode: it holds half of a surrogate pair (such as \\ud800) without the other',
+        },
+      ])
+      const listed = await ctx.sendAs('sandbox-enterprise', {
+        method: 'GET',
+        path: '/pets?limit=100',
+      })
+      expect(listed.body).not.toMatch(/\\ud800/i)
     })
 
     it.each([

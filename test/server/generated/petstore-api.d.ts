@@ -491,7 +491,7 @@ export interface components {
          * @description An identifier: a JSON integer from 1 to 2^53 - 1, the largest integer a JavaScript client round-trips exactly.
          */
         Id: number;
-        /** @description The pet's name: 1 to 100 characters (Unicode code points) after trimming leading and trailing whitespace, and no control characters. It is stored trimmed. */
+        /** @description The pet's name: 1 to 100 characters (Unicode code points) after trimming leading and trailing whitespace, no control characters, and well-formed Unicode (a lone surrogate such as `\ud800` is 400 `validation_failed`). It is stored trimmed. */
         PetName: string;
         /** @description The request body of createPet. Unknown fields, `id` included, are ignored. */
         NewPet: {
