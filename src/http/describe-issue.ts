@@ -48,8 +48,10 @@ export interface DescribeContext {
 const valueAt = (input: unknown, path: readonly PropertyKey[]): unknown => {
   let value = input
   for (const key of path) {
-    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined
-    value = (value as Record<PropertyKey, unknown>)[key]
+    if (typeof value !== 'object' || value === null) return undefined
+    // Own keys only: a field named `__proto__` or `constructor` is a field like any other.
+    const record = value as Record<PropertyKey, unknown>
+    value = Object.hasOwn(record, key) ? record[key] : undefined
   }
   return value
 }
@@ -74,19 +76,19 @@ export const describeValue = (value: unknown): string => {
   }
 }
 
-const TYPE_NAMES: Record<string, string> = {
-  string: 'a string',
-  number: 'a number',
-  int: 'a whole number',
-  boolean: 'true or false',
-  object: 'an object',
-  array: 'an array',
-  null: 'null',
-  literal: 'a fixed value',
-}
+const TYPE_NAMES = new Map([
+  ['string', 'a string'],
+  ['number', 'a number'],
+  ['int', 'a whole number'],
+  ['boolean', 'true or false'],
+  ['object', 'an object'],
+  ['array', 'an array'],
+  ['null', 'null'],
+  ['literal', 'a fixed value'],
+])
 
 const typeName = (expected: unknown): string =>
-  TYPE_NAMES[String(expected)] ?? `a ${String(expected)}`
+  TYPE_NAMES.get(String(expected)) ?? `a ${String(expected)}`
 
 const sized = (bound: unknown, origin: unknown): string => {
   const count = Number(bound)
@@ -105,13 +107,13 @@ const sizeOf = (value: unknown): string =>
       ? `${value.length} items`
       : describeValue(value)
 
-const FORMATS: Record<string, string> = {
-  datetime: 'an ISO 8601 date-time such as 2030-01-01T00:00:00Z',
-  date: 'a date such as 2030-01-01',
-  email: 'an email address',
-  url: 'a URL',
-  uuid: 'a UUID',
-}
+const FORMATS = new Map([
+  ['datetime', 'an ISO 8601 date-time such as 2030-01-01T00:00:00Z'],
+  ['date', 'a date such as 2030-01-01'],
+  ['email', 'an email address'],
+  ['url', 'a URL'],
+  ['uuid', 'a UUID'],
+])
 
 /** What an issue allows, for a union's branches: `a string`, `an array`. */
 const allowed = (issue: Issue): string => {
@@ -161,15 +163,17 @@ export const describeIssue = (issue: Issue, context: DescribeContext): string =>
         : `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}, ${got}`
     }
     case 'invalid_format':
-      return `must be ${FORMATS[String(issue.format)] ?? `a valid ${String(issue.format)}`}, ${got}`
+      return `must be ${FORMATS.get(String(issue.format)) ?? `a valid ${String(issue.format)}`}, ${got}`
     case 'not_multiple_of':
       return `must be a multiple of ${String(issue.divisor)}, ${got}`
     case 'invalid_union': {
-      const branches = [
-        ...new Set(
-          (issue.errors ?? []).flatMap((e) => (e[0] === undefined ? [] : [allowed(e[0])])),
-        ),
-      ]
+      const first = (issue.errors ?? []).flatMap((e) => (e[0] === undefined ? [] : [e[0]]))
+      // Literals (`1 | 2`): one list of the values allowed, not one phrase per branch.
+      if (first.length > 0 && first.every((e) => e.code === 'invalid_value')) {
+        const values = first.flatMap((e) => e.values ?? []).map((v) => JSON.stringify(v))
+        return `must be ${values.length === 1 ? values[0] : `one of ${values.join(', ')}`}, ${got}`
+      }
+      const branches = [...new Set(first.map(allowed))]
       return branches.length === 0
         ? `is not valid, ${got}`
         : `must be ${branches.join(' or ')}, ${got}`

@@ -5,7 +5,8 @@ import { createPetNameSchema, PetSchema } from '../../contract/pet.js'
 import { useEnglishZodMessages } from '../../contract/zod-messages.js'
 import { SESSION_ID } from '../../state/sandbox-state.js'
 
-// A broken data file is explained with zod's messages ("Invalid input: expected number…").
+// A broken data file is explained in the project's words (readDataFile, describeIssue); zod's
+// English locale stays for the server's other readers of zod messages.
 useEnglishZodMessages()
 
 // One past the largest id once every id is used (createPet then answers 507).
