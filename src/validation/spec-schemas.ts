@@ -37,7 +37,9 @@ const valueAt = (input: unknown, path: readonly PropertyKey[]): unknown => {
   let value = input
   for (const key of path) {
     if (typeof value !== 'object' || value === null) return undefined
-    value = (value as Record<PropertyKey, unknown>)[key]
+    // Own fields only: a path may name `__proto__` or `constructor`.
+    const record = value as Record<PropertyKey, unknown>
+    value = Object.hasOwn(record, key) ? record[key] : undefined
   }
   return value
 }
