@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { CliUsageError } from './cli-usage-error.js'
 import { type Env, readDuration, readInteger, readText, type Sourced } from './read-setting.js'
 
@@ -39,17 +39,22 @@ export const VERIFY_ENV = {
 } as const
 
 const SCHEMAS = {
-  target: z.string().min(1),
-  key: z.string().min(1),
+  // readText refuses an empty value first, with its own message.
+  target: z.string().check(z.minLength(1)),
+  key: z.string().check(z.minLength(1)),
   maxRequests: z
     .number()
-    .int()
-    .min(1, { error: 'must be from 1 to 10000' })
-    .max(10_000, { error: 'must be from 1 to 10000' }),
-  timeoutMs: z.number().refine((ms) => Number.isInteger(ms) && ms >= 100 && ms <= 300_000, {
-    error: 'must be a duration from 100ms to 300s (write 10, 10s or 500ms)',
-  }),
-  file: z.string().min(1),
+    .check(
+      z.int(),
+      z.gte(1, { error: 'must be from 1 to 10000' }),
+      z.lte(10_000, { error: 'must be from 1 to 10000' }),
+    ),
+  timeoutMs: z.number().check(
+    z.refine((ms: number) => Number.isInteger(ms) && ms >= 100 && ms <= 300_000, {
+      error: 'must be a duration from 100ms to 300s (write 10, 10s or 500ms)',
+    }),
+  ),
+  file: z.string().check(z.minLength(1)),
 }
 
 const FORMATS = new Set(['json', 'junit'])

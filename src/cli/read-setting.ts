@@ -1,4 +1,5 @@
-import type { z } from 'zod'
+import { safeParse } from 'zod/mini'
+import type * as core from 'zod/v4/core'
 import { CliUsageError } from './cli-usage-error.js'
 import { parseDuration } from './setting-schemas.js'
 
@@ -38,14 +39,14 @@ export const pick = (
   return undefined
 }
 
-export const check = <T>(schema: z.ZodType<T>, value: unknown, source: Sourced): T => {
-  const result = schema.safeParse(value)
+export const check = <T>(schema: core.$ZodType<T>, value: unknown, source: Sourced): T => {
+  const result = safeParse(schema, value)
   if (result.success) return result.data
   const reason = result.error.issues[0]?.message ?? 'is invalid'
   throw new CliUsageError(`Failed to read ${source.label}: "${source.text}" ${reason}.`)
 }
 
-export const readInteger = (source: Sourced | undefined, schema: z.ZodType<number>) => {
+export const readInteger = (source: Sourced | undefined, schema: core.$ZodType<number>) => {
   if (source === undefined) return undefined
   if (!/^-?[0-9]+$/.test(source.text))
     throw new CliUsageError(
@@ -54,7 +55,10 @@ export const readInteger = (source: Sourced | undefined, schema: z.ZodType<numbe
   return check(schema, Number(source.text), source)
 }
 
-export const readText = <T extends string>(source: Sourced | undefined, schema: z.ZodType<T>) => {
+export const readText = <T extends string>(
+  source: Sourced | undefined,
+  schema: core.$ZodType<T>,
+) => {
   if (source === undefined) return undefined
   if (source.text.trim() === '')
     throw new CliUsageError(`Failed to read ${source.label}: the value is empty.`)
@@ -64,13 +68,13 @@ export const readText = <T extends string>(source: Sourced | undefined, schema: 
 // `--total-count-header false` (or `none`) sends no total-count header.
 export const readHeaderOrFalse = (
   source: Sourced | undefined,
-  schema: z.ZodType<string | false>,
+  schema: core.$ZodType<string | false>,
 ) => {
   if (source === undefined) return undefined
   return check(schema, /^(false|none)$/i.test(source.text.trim()) ? false : source.text, source)
 }
 
-export const readDuration = (source: Sourced | undefined, schema: z.ZodType<number>) =>
+export const readDuration = (source: Sourced | undefined, schema: core.$ZodType<number>) =>
   source === undefined ? undefined : check(schema, parseDuration(source.text), source)
 
 // Repeatable: the flags, else the environment variable's list (commas or spaces).
@@ -78,7 +82,7 @@ export const readList = (
   flag: string,
   values: readonly string[] | undefined,
   env: Env,
-  schema: z.ZodType<string>,
+  schema: core.$ZodType<string>,
 ): string[] | undefined => {
   const envName = envNameOf(flag)
   const fromFlags = values?.map((text) => ({ text, label: `--${flag}` }))
