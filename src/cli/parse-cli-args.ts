@@ -17,7 +17,7 @@ import {
 } from './read-setting.js'
 import type { ServeInput } from './serve-settings.js'
 import { SETTING_SCHEMAS } from './setting-schemas.js'
-import { STARTER_CONFIG_FILE } from './write-starter-config.js'
+import { STARTER_CONFIG_FILE } from './starter-config-file.js'
 
 /** What the command line asks for. */
 export type CliCommand =

@@ -16,15 +16,14 @@ import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { checkRequestHead } from './check-request-head.js'
 import { checkControlOrigin } from './control/check-control-origin.js'
+import { CONTROL_PREFIX } from './control/control-prefix.js'
 import { createControlAccess } from './control/create-control-access.js'
-import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-request.js'
 import { createCorsHandler, exposingTotalCount, writtenWithAnswer } from './create-cors-handler.js'
+import { createLazyNodeForwarder } from './create-lazy-node-forwarder.js'
 import { createDashboard } from './dashboard/create-dashboard.js'
 import { DASHBOARD_HEADERS } from './dashboard/dashboard-headers.js'
-import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
-import { createNodeForwarder } from './forward-with-node-http.js'
 import { handleClientError, markAnswered, writeErrorAndClose } from './handle-client-error.js'
 import { serveOwnHandlers } from './serve-own-handlers.js'
 import { SERVER_LIMITS } from './server-limits.js'
@@ -43,6 +42,21 @@ export interface SandboxServer<S extends string = never> {
   listen(port?: number, host?: string): Promise<{ url: string; port: number; host: string }>
   /** Stops accepting, lets in-flight requests finish (up to the grace time), flushes the data file. */
   close(): Promise<void>
+}
+
+/**
+ * The control API, the judge and the dashboard's routes: imported on the first
+ * request below /__sandbox, so a start that only serves the API never parses
+ * them (issue 20). One import for the whole process, shared by every server.
+ */
+let controlPlane: Promise<typeof import('./control/serve-control-plane.js')> | undefined
+const loadControlPlane = () => {
+  // A failed import is retried by the next request (each answers 500 and is logged meanwhile).
+  controlPlane ??= import('./control/serve-control-plane.js').catch((error: unknown) => {
+    controlPlane = undefined
+    throw error
+  })
+  return controlPlane
 }
 
 const OPENAPI_URL = new URL('../../openapi/petstore-sandbox.openapi.json', import.meta.url)
@@ -96,7 +110,7 @@ export const createSandboxServer = <const S extends string = never>(
         ? undefined
         : `${hostname()}:${process.pid}`.replace(/[^A-Za-z0-9._:@-]/g, '-').slice(-64)),
   })
-  const forwarder = sandbox.upstream.url === undefined ? undefined : createNodeForwarder()
+  const forwarder = sandbox.upstream.url === undefined ? undefined : createLazyNodeForwarder()
   // One count of wrong admin tokens for the control API and the dashboard (issue 24).
   const access = createControlAccess({ adminToken, now: sandboxOptions.now })
   const dashboard = createDashboard({ sandbox, access })
@@ -157,8 +171,8 @@ export const createSandboxServer = <const S extends string = never>(
         })
         return
       }
-      if (await handleDashboardRequest(dashboard, req, res)) return
-      await handleControlRequest(control, req, res)
+      const { serveControlPlane } = await loadControlPlane()
+      await serveControlPlane({ dashboard, control, req, res })
       return
     }
     const below = belowBasePath(path, basePath)

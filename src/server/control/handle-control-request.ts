@@ -18,14 +18,12 @@ import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { answerMode, ModeBodySchema } from './answer-mode.js'
 import { checkControlOrigin } from './check-control-origin.js'
+import { CONTROL_PREFIX } from './control-prefix.js'
 import type { ControlAccess } from './create-control-access.js'
 import { coverRequests, expectRequests, listRequests, reportRequests } from './judge-routes.js'
 import { showKey } from './mask-key.js'
 import { ExpectBodySchema } from './read-request-filters.js'
 import { resetsEverySession } from './resets-every-session.js'
-
-/** The prefix of the control API (contract §9). */
-export const CONTROL_PREFIX = '/__sandbox'
 
 /** What the control API steers. */
 export interface ControlContext {
