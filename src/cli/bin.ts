@@ -131,6 +131,8 @@ try {
     rateLimit: settings.rateLimit,
     flaky: settings.flaky,
     journalSize: settings.journalSize,
+    journalMaxEntries: settings.journalMaxEntries,
+    journalMaxBytes: settings.journalMaxBytes,
     handlers: settings.handlers,
     scenarios: settings.scenarios,
     limitOutOfRange: settings.limitOutOfRange,

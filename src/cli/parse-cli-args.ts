@@ -49,6 +49,8 @@ const OPTIONS = {
   'base-path': { type: 'string' },
   'session-ttl': { type: 'string' },
   'max-sessions': { type: 'string' },
+  'journal-max-entries': { type: 'string' },
+  'journal-max-bytes': { type: 'string' },
   store: { type: 'string' },
   'store-prefix': { type: 'string' },
   upstream: { type: 'string' },
@@ -172,6 +174,14 @@ export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand
     basePath: readText(pick('base-path', values['base-path'], env), s.basePath),
     sessionTtlMs: readDuration(pick('session-ttl', values['session-ttl'], env), s.sessionTtlMs),
     maxSessions: readInteger(pick('max-sessions', values['max-sessions'], env), s.maxSessions),
+    journalMaxEntries: readInteger(
+      pick('journal-max-entries', values['journal-max-entries'], env),
+      s.journalMaxEntries,
+    ),
+    journalMaxBytes: readInteger(
+      pick('journal-max-bytes', values['journal-max-bytes'], env),
+      s.journalMaxBytes,
+    ),
     store: readText(pick('store', values.store, env), s.store),
     storePrefix: readText(pick('store-prefix', values['store-prefix'], env), s.storePrefix),
     instance: readText(pick('instance', values.instance, env), s.instance),

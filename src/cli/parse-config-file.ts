@@ -34,6 +34,8 @@ export const CONFIG_FILE_SCHEMA = z.strictObject({
   rateLimit: z.optional(s.rateLimit),
   flaky: z.optional(s.flaky),
   journalSize: z.optional(s.journalSize),
+  journalMaxEntries: z.optional(s.journalMaxEntries),
+  journalMaxBytes: z.optional(s.journalMaxBytes),
   // A .js/.mjs (or TypeScript) file only: functions cannot be written in JSON.
   handlers: z.optional(
     z.array(z.custom<OwnHandler>(isOwnHandler, { error: HANDLER_RULE }), {

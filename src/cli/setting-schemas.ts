@@ -7,6 +7,7 @@ import { ownRecord } from '../contract/own-record.js'
 import { PET_STATUSES } from '../contract/pet.js'
 import { PLAN_NAMES } from '../contract/plans.js'
 import { useEnglishZodMessages } from '../contract/zod-messages.js'
+import { JOURNAL_BUDGET_CEILINGS } from '../journal/journal-budget.js'
 
 // zod/mini, not classic zod: the CLI bundle carries one zod build and no locale
 // but English, so it starts sooner (issue 20). Every rule below gives its own
@@ -126,6 +127,9 @@ export const SETTING_SCHEMAS = {
     seed: z.optional(z.number({ error: 'must be a number' })),
   }),
   journalSize: wholeNumber(0, 100_000),
+  // The server-wide journal budget (decision 0020): 0 keeps no entry.
+  journalMaxEntries: wholeNumber(0, JOURNAL_BUDGET_CEILINGS.maxEntries),
+  journalMaxBytes: wholeNumber(0, JOURNAL_BUDGET_CEILINGS.maxBytes),
   /** A session's idle time in ms, once read with `parseDuration`. */
   // NaN (what parseDuration gives for "1d") fails here: the rule, not zod's own words.
   sessionTtlMs: z.number({ error: DURATION_RULE }).check(sessionTtlRange),
