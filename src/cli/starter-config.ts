@@ -11,7 +11,7 @@ export const starterConfig = ({ typescript }: { typescript: boolean }): string =
   const request = typescript ? 'request: Request' : 'request'
   return `// petstore-sandbox config: npx petstore-sandbox --config ${typescript ? 'petstore-sandbox.config.ts' : 'petstore-sandbox.config.mjs'}
 // A flag wins over its environment variable (PETSTORE_SANDBOX_<FLAG>), which wins over this
-// file, which wins over the default. Every setting: docs/server.md in the petstore-sandbox repository.
+// file, which wins over the default. Every setting: docs/server.md in the petstore-sandbox package (node_modules/petstore-sandbox/docs/server.md).
 import { HttpResponse, http } from 'msw'
 import { ApiError, defineConfig, defineScenario } from 'petstore-sandbox/server'
 

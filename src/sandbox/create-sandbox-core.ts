@@ -18,7 +18,6 @@ import {
   type SessionSummary,
 } from '../state/sandbox-state.js'
 import type { SharedState } from '../state/shared-store.js'
-import { storeSupport } from '../state/store-support.js'
 import type { UpstreamMode } from '../upstream/create-upstream-mode.js'
 import { createSessionModes } from '../upstream/session-modes.js'
 import { resolveUpstreamOptions, type SessionMode } from '../upstream/upstream-options.js'
@@ -28,6 +27,7 @@ import { type ResetOptions, readResetScope } from './reset-options.js'
 import { resolveOptions } from './resolve-options.js'
 import type { SandboxOptions } from './sandbox-options.js'
 import { createSessionControls, type SessionControls } from './session-controls.js'
+import { storeSupport } from './store-support.js'
 
 export type { ResetOptions } from './reset-options.js'
 export type { ScenarioInfo, SessionControls } from './session-controls.js'

@@ -1,6 +1,6 @@
 import { createSharedStoreControls } from '../sandbox/shared-store-controls.js'
+import { registerStoreSupport } from '../sandbox/store-support.js'
 import { openSharedState } from '../state/shared-store.js'
-import { registerStoreSupport } from '../state/store-support.js'
 
 // Issue 13: the server (Node) opens Redis stores. The Redis state (and its
 // client) is imported only when a sandbox is created with the `store` option,

@@ -1,6 +1,6 @@
-import type { SessionControls } from '../sandbox/session-controls.js'
-import type { createSharedStoreControls } from '../sandbox/shared-store-controls.js'
-import type { openSharedState } from './shared-store.js'
+import type { openSharedState } from '../state/shared-store.js'
+import type { SessionControls } from './session-controls.js'
+import type { createSharedStoreControls } from './shared-store-controls.js'
 
 /** @internal What the `store` option needs: opening a shared state and controls on it. */
 export interface StoreSupport {
