@@ -113,12 +113,15 @@ export const parseVerifyArgs = (args: readonly string[], env: Env = {}): VerifyC
     )
   }
   if (values.help === true) return { kind: 'verify-help' }
-  const target = readText(given('target', values.target, env, VERIFY_ENV.target), SCHEMAS.target)
+  const target = readText(
+    given('target', values.target, env, VERIFY_ENV.target),
+    () => SCHEMAS.target,
+  )
   if (target === undefined)
     throw new CliUsageError(
       `Failed to read the arguments of verify: --target URL is required (the base URL ending with /v1, or ${VERIFY_ENV.target}).`,
     )
-  const key = readText(given('key', values.key, env, VERIFY_ENV.key), SCHEMAS.key)
+  const key = readText(given('key', values.key, env, VERIFY_ENV.key), () => SCHEMAS.key)
   if (key === undefined)
     throw new CliUsageError(
       `Failed to read the arguments of verify: --key KEY is required (or ${VERIFY_ENV.key}, which keeps it out of the process list).`,
@@ -130,11 +133,11 @@ export const parseVerifyArgs = (args: readonly string[], env: Env = {}): VerifyC
     allowWrites: values['allow-writes'] === true,
     maxRequests: readInteger(
       given('max-requests', values['max-requests'], env),
-      SCHEMAS.maxRequests,
+      () => SCHEMAS.maxRequests,
     ),
-    timeoutMs: readDuration(given('timeout', values.timeout, env), SCHEMAS.timeoutMs),
+    timeoutMs: readDuration(given('timeout', values.timeout, env), () => SCHEMAS.timeoutMs),
     reports,
-    emitConfig: readText(given('emit-config', values['emit-config'], env), SCHEMAS.file),
-    configFile: readText(given('config', values.config, env), SCHEMAS.file),
+    emitConfig: readText(given('emit-config', values['emit-config'], env), () => SCHEMAS.file),
+    configFile: readText(given('config', values.config, env), () => SCHEMAS.file),
   }
 }

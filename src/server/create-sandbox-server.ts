@@ -19,11 +19,11 @@ import { checkControlOrigin } from './control/check-control-origin.js'
 import { CONTROL_PREFIX } from './control/control-prefix.js'
 import { createControlAccess } from './control/create-control-access.js'
 import { createCorsHandler, exposingTotalCount, writtenWithAnswer } from './create-cors-handler.js'
-import { createLazyNodeForwarder } from './create-lazy-node-forwarder.js'
 import { createDashboard } from './dashboard/create-dashboard.js'
 import { DASHBOARD_HEADERS } from './dashboard/dashboard-headers.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
+import { createNodeForwarder } from './forward-with-node-http.js'
 import { handleClientError, markAnswered, writeErrorAndClose } from './handle-client-error.js'
 import { serveOwnHandlers } from './serve-own-handlers.js'
 import { SERVER_LIMITS } from './server-limits.js'
@@ -110,7 +110,7 @@ export const createSandboxServer = <const S extends string = never>(
         ? undefined
         : `${hostname()}:${process.pid}`.replace(/[^A-Za-z0-9._:@-]/g, '-').slice(-64)),
   })
-  const forwarder = sandbox.upstream.url === undefined ? undefined : createLazyNodeForwarder()
+  const forwarder = sandbox.upstream.url === undefined ? undefined : createNodeForwarder()
   // One count of wrong admin tokens for the control API and the dashboard (issue 24).
   const access = createControlAccess({ adminToken, now: sandboxOptions.now })
   const dashboard = createDashboard({ sandbox, access })
