@@ -47,7 +47,6 @@ export class ApiError extends Error {
     Error.stackTraceLimit = 0
     super(message)
     Error.stackTraceLimit = limit
-    Object.defineProperty(this, BRAND, { value: true })
     this.name = 'ApiError'
     this.code = code
     this.status = ERROR_CODES[code]
@@ -65,3 +64,7 @@ export class ApiError extends Error {
     return jsonResponse(this.status, this.toBody(), this.headers)
   }
 }
+
+// The brand lives on the prototype, set once: an instance costs no property definition of
+// its own (a 429 makes one per request), and every subclass and instance inherits it.
+Object.defineProperty(ApiError.prototype, BRAND, { value: true })

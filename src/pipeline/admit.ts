@@ -15,7 +15,7 @@ import type { Caller } from './authenticate.js'
  *
  * @example
  * const { headers, refusal } = await admit(session, caller, now)
- * if (refusal !== undefined) throw refusal
+ * if (refusal !== undefined) return refusal.toResponse()
  */
 export const admit = (
   session: SessionState,

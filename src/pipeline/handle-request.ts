@@ -164,26 +164,30 @@ export const handleRequest = async (
       let admitted = admit(session, caller, now)
       if (admitted instanceof Promise) admitted = await admitted
       rateLimitHeaders = admitted.headers
-      if (admitted.refusal !== undefined) throw admitted.refusal
-      requireKey(caller)
-      scenario = scenarioName(url, request.headers, scenario)
-      const chosen = selectScenario(ctx.scenarios, scenario)
-      const { operation, params } = route(
-        match,
-        request.method,
-        url.pathname,
-        path === '' || path === '/' ? bareBasePathHint(ctx, options) : '',
-      )
-      response = await run(ctx, {
-        request,
-        url,
-        operation,
-        params,
-        scenario: chosen,
-        session,
-        now,
-        rateLimit: rateLimitHeaders,
-      })
+      // A refusal (429, 403 banned) is answered without a throw: a client hammering
+      // past its quota meets this branch on every request (decision 0021).
+      if (admitted.refusal !== undefined) response = admitted.refusal.toResponse()
+      else {
+        requireKey(caller)
+        scenario = scenarioName(url, request.headers, scenario)
+        const chosen = selectScenario(ctx.scenarios, scenario)
+        const { operation, params } = route(
+          match,
+          request.method,
+          url.pathname,
+          path === '' || path === '/' ? bareBasePathHint(ctx, options) : '',
+        )
+        response = await run(ctx, {
+          request,
+          url,
+          operation,
+          params,
+          scenario: chosen,
+          session,
+          now,
+          rateLimit: rateLimitHeaders,
+        })
+      }
     }
   } catch (error) {
     // Hook (issue 13, decision 0014): a shared state found what this request read

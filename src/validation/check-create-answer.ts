@@ -72,7 +72,7 @@ export const checkCreateAnswer = (answer: CreateAnswer, out: Violation[]): void 
   if (!parsed.success) {
     out.push({
       rule: 'spec.create.body',
-      message: `The 201 body is not a Pet: ${firstIssue(parsed.error)}.`,
+      message: `The 201 body is not a Pet: ${firstIssue(parsed.error, answer.value)}.`,
     })
     return
   }

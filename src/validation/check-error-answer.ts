@@ -44,7 +44,7 @@ export const checkErrorAnswer = (
   if (!parsed.success) {
     out.push({
       rule: 'spec.errors.body',
-      message: `The ${status} body is not an Error: ${firstIssue(parsed.error)}.`,
+      message: `The ${status} body is not an Error: ${firstIssue(parsed.error, value)}.`,
     })
     return
   }

@@ -69,7 +69,7 @@ export const checkListAnswer = (answer: ListAnswer, out: Violation[]): void => {
   if (!parsed.success) {
     out.push({
       rule: 'spec.list.body',
-      message: `The list is not Pets: ${firstIssue(parsed.error)}.`,
+      message: `The list is not Pets: ${firstIssue(parsed.error, answer.value)}.`,
     })
     return
   }

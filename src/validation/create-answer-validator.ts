@@ -161,7 +161,7 @@ const checkGetBody = (answer: RoutedAnswer, value: unknown, out: Violation[]): v
   if (!parsed.success) {
     out.push({
       rule: 'spec.get.body',
-      message: `The 200 body is not a Pet: ${firstIssue(parsed.error)}.`,
+      message: `The 200 body is not a Pet: ${firstIssue(parsed.error, value)}.`,
     })
     return
   }

@@ -171,13 +171,16 @@ describe('what each package entry loads (npm pack, installed, a fresh Node proce
     )
   })
 
-  it('bundles every dependency but msw (and ioredis, imported only when a Redis store is used)', () => {
+  it('bundles every dependency but msw, the two msw shares with @msw/data, and ioredis (imported only when a Redis store is used)', () => {
     const imports = Object.entries(meta().outputs).flatMap(([output, { imports }]) =>
       imports.filter((i) => i.external === true).map((i) => ({ ...i, output })),
     )
     const others = imports.filter((i) => !i.path.startsWith('node:') && !i.path.startsWith('msw'))
+    // rettime and outvariant: one copy with msw's in an app's bundle (decision 0034).
     expect([...new Set(others.map((i) => `${i.path} ${i.kind}`))].sort()).toEqual([
       'ioredis dynamic-import',
+      'outvariant import-statement',
+      'rettime import-statement',
       'vitest import-statement',
     ])
     // vitest is the user's own, imported by petstore-sandbox/vitest only (to extend its expect).

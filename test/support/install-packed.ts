@@ -1,13 +1,22 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
-/** The package's runtime dependencies and its peer. */
-const DEPENDENCIES = ['msw', '@faker-js/faker', '@msw/data', 'zod', 'cors', '@types/cors']
+/** The package's runtime dependencies and its peers, as package.json names them. */
+const DEPENDENCIES: string[] = (() => {
+  const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>
+    peerDependencies?: Record<string, string>
+  }
+  return [
+    ...Object.keys(manifest.peerDependencies ?? {}),
+    ...Object.keys(manifest.dependencies ?? {}),
+  ]
+})()
 
 /**
  * A fresh project with this package installed as a user gets it: `npm pack`
