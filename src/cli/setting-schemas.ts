@@ -3,12 +3,12 @@ import type * as core from 'zod/v4/core'
 import { isValidKeyText } from '../auth/parse-authorization.js'
 import { ERROR_CODES, type ErrorCode } from '../contract/error-codes.js'
 import { FIDELITY_BOUNDS, FIDELITY_CHOICES } from '../contract/fidelity.js'
+import { madeWhenRead } from '../contract/made-when-read.js'
 import { ownRecord } from '../contract/own-record.js'
 import { PET_STATUSES } from '../contract/pet.js'
 import { PLAN_NAMES } from '../contract/plans.js'
 import { useEnglishZodMessages } from '../contract/zod-messages.js'
 import { JOURNAL_BUDGET_CEILINGS } from '../journal/journal-budget.js'
-import { madeWhenRead } from './made-when-read.js'
 
 // zod/mini, not classic zod: the CLI bundle carries one zod build and no locale
 // but English, so it starts sooner (issue 20). Every rule below gives its own

@@ -16,11 +16,12 @@ import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { checkRequestHead } from './check-request-head.js'
 import { checkControlOrigin } from './control/check-control-origin.js'
-import { CONTROL_PREFIX } from './control/control-prefix.js'
 import { createControlAccess } from './control/create-control-access.js'
+import { CONTROL_PREFIX, handleControlRequest } from './control/handle-control-request.js'
 import { createCorsHandler, exposingTotalCount, writtenWithAnswer } from './create-cors-handler.js'
 import { createDashboard } from './dashboard/create-dashboard.js'
 import { DASHBOARD_HEADERS } from './dashboard/dashboard-headers.js'
+import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
 import { createNodeForwarder } from './forward-with-node-http.js'
@@ -42,21 +43,6 @@ export interface SandboxServer<S extends string = never> {
   listen(port?: number, host?: string): Promise<{ url: string; port: number; host: string }>
   /** Stops accepting, lets in-flight requests finish (up to the grace time), flushes the data file. */
   close(): Promise<void>
-}
-
-/**
- * The control API, the judge and the dashboard's routes: imported on the first
- * request below /__sandbox, so a start that only serves the API never parses
- * them (issue 20). One import for the whole process, shared by every server.
- */
-let controlPlane: Promise<typeof import('./control/serve-control-plane.js')> | undefined
-const loadControlPlane = () => {
-  // A failed import is retried by the next request (each answers 500 and is logged meanwhile).
-  controlPlane ??= import('./control/serve-control-plane.js').catch((error: unknown) => {
-    controlPlane = undefined
-    throw error
-  })
-  return controlPlane
 }
 
 const OPENAPI_URL = new URL('../../openapi/petstore-sandbox.openapi.json', import.meta.url)
@@ -171,8 +157,8 @@ export const createSandboxServer = <const S extends string = never>(
         })
         return
       }
-      const { serveControlPlane } = await loadControlPlane()
-      await serveControlPlane({ dashboard, control, req, res })
+      if (await handleDashboardRequest(dashboard, req, res)) return
+      await handleControlRequest(control, req, res)
       return
     }
     const below = belowBasePath(path, basePath)
@@ -279,10 +265,16 @@ export const createSandboxServer = <const S extends string = never>(
     sandbox,
     server,
     async listen(port = 4010, host = '127.0.0.1') {
-      openApiDocument = await readFile(OPENAPI_URL, 'utf8').catch(() => undefined)
-      await dashboard.load()
-      if (dataFile !== undefined) data = await attachDataFile(sandbox, dataFile)
-      else await sandbox.ready
+      // Together, not one after the other: each stands between a start and its first answer.
+      const [document, , attached] = await Promise.all([
+        readFile(OPENAPI_URL, 'utf8').catch(() => undefined),
+        dashboard.load(),
+        dataFile === undefined
+          ? sandbox.ready.then(() => undefined)
+          : attachDataFile(sandbox, dataFile),
+      ])
+      openApiDocument = document
+      data = attached
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject)
         server.listen(port, host, () => {

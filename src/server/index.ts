@@ -10,7 +10,7 @@ export type {
   VerifyReport,
   VerifyStop,
 } from '../verify/verify-types.js'
-export { CONTROL_PREFIX } from './control/control-prefix.js'
+export { CONTROL_PREFIX } from './control/handle-control-request.js'
 export { DEFAULT_CORS_OPTIONS } from './create-cors-handler.js'
 export { createSandboxServer, type SandboxServer } from './create-sandbox-server.js'
 export { DataFileError, readDataFile } from './data-file/read-data-file.js'

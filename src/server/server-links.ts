@@ -1,7 +1,7 @@
 import { methodNotAllowed } from '../http/errors.js'
 import { jsonResponse } from '../http/json-response.js'
 import type { SandboxResponse } from '../http/types.js'
-import { CONTROL_PREFIX } from './control/control-prefix.js'
+import { CONTROL_PREFIX } from './control/handle-control-request.js'
 
 /** Where things live on a running server, as absolute URLs. */
 export interface ServerLinks {

@@ -1,6 +1,7 @@
 /**
  * An object whose every property is made by its maker the first time it is
- * read, then kept: what a start never reads, it never makes.
+ * read, then kept: what a start never reads, it never makes (zod builds a
+ * schema at some cost; issue 20, start-up).
  *
  * @example
  * const schemas = madeWhenRead({ port: () => z.number() })
