@@ -3,6 +3,7 @@ import * as z from 'zod/mini'
 import { KeyExistsError, KeyOptionError } from '../../auth/key-registry.js'
 import { isValidKeyText } from '../../auth/parse-authorization.js'
 import { isPlanName, LIMITS, PLAN_NAMES } from '../../contract/index.js'
+import { madeWhenRead } from '../../contract/made-when-read.js'
 import { useEnglishZodMessages } from '../../contract/zod-messages.js'
 import { ApiError } from '../../http/api-error.js'
 import { invalidParameter, methodNotAllowed, routeNotFound } from '../../http/errors.js'
@@ -16,12 +17,12 @@ import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sandbox-state.js'
 import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
-import { answerMode, ModeBodySchema } from './answer-mode.js'
+import { answerMode, MODE_BODY } from './answer-mode.js'
 import { checkControlOrigin } from './check-control-origin.js'
 import type { ControlAccess } from './create-control-access.js'
 import { coverRequests, expectRequests, listRequests, reportRequests } from './judge-routes.js'
 import { showKey } from './mask-key.js'
-import { ExpectBodySchema } from './read-request-filters.js'
+import { EXPECT_BODY } from './read-request-filters.js'
 import { resetsEverySession } from './resets-every-session.js'
 
 /** The prefix of the control API (contract §9). */
@@ -75,47 +76,54 @@ const checkClock = async (call: () => unknown): Promise<void> => {
 
 // zod/mini, with zod's English messages for the details (as classic zod gave them).
 useEnglishZodMessages()
-const ClockBodySchema = z
-  .strictObject({
-    advanceMs: z.optional(z.number()),
-    now: z.optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })),
-    realTime: z.optional(z.literal(true, { error: 'must be true (back to real time)' })),
-  })
-  .check(
-    z.refine((b) => [b.advanceMs, b.now, b.realTime].filter((v) => v !== undefined).length === 1, {
-      message: 'send exactly one of advanceMs, now and realTime',
-    }),
-  )
-const ScenarioBodySchema = z.object({ name: z.string().check(z.minLength(1)) })
-const limit = z.optional(z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER)))
-const KeyBodySchema = z
-  .object({
-    plan: z.string(),
-    key: z.optional(
-      z.string().check(
-        z.refine(isValidKeyText, {
-          error: 'must be 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)',
-        }),
+/** The bodies the control API reads, each made on first use (a start makes none). */
+const BODIES = madeWhenRead({
+  clock: () =>
+    z
+      .strictObject({
+        advanceMs: z.optional(z.number()),
+        now: z.optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })),
+        realTime: z.optional(z.literal(true, { error: 'must be true (back to real time)' })),
+      })
+      .check(
+        z.refine(
+          (b) => [b.advanceMs, b.now, b.realTime].filter((v) => v !== undefined).length === 1,
+          { message: 'send exactly one of advanceMs, now and realTime' },
+        ),
       ),
-    ),
-    perMinute: limit,
-    perDay: limit,
-    session: z.optional(z.string()),
-  })
-  .check(
-    z.superRefine((body, ctx) => {
-      // Custom limits are the enterprise plan's; an unknown plan is answered as unknown_plan later.
-      if (!isPlanName(body.plan) || body.plan === 'enterprise') return
-      for (const field of ['perMinute', 'perDay'] as const)
-        if (body[field] !== undefined)
-          ctx.addIssue({
-            code: 'custom',
-            input: body[field],
-            path: [field],
-            message: `is for enterprise keys only; the ${body.plan} plan's limits are fixed`,
-          })
-    }),
-  )
+  scenario: () => z.object({ name: z.string().check(z.minLength(1)) }),
+  key: () => {
+    const limit = z.optional(z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER)))
+    return z
+      .object({
+        plan: z.string(),
+        key: z.optional(
+          z.string().check(
+            z.refine(isValidKeyText, {
+              error: 'must be 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)',
+            }),
+          ),
+        ),
+        perMinute: limit,
+        perDay: limit,
+        session: z.optional(z.string()),
+      })
+      .check(
+        z.superRefine((body, ctx) => {
+          // Custom limits are the enterprise plan's; an unknown plan is answered as unknown_plan later.
+          if (!isPlanName(body.plan) || body.plan === 'enterprise') return
+          for (const field of ['perMinute', 'perDay'] as const)
+            if (body[field] !== undefined)
+              ctx.addIssue({
+                code: 'custom',
+                input: body[field],
+                path: [field],
+                message: `is for enterprise keys only; the ${body.plan} plan's limits are fixed`,
+              })
+        }),
+      )
+  },
+})
 
 /** Decodes a path parameter; 404 for broken percent-encoding, as the API does. */
 const pathParam = (value: string | undefined, what: string): string => {
@@ -147,7 +155,7 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
     jsonResponse(200, await scenarioBody(ctx, session)),
   )
   .add('PUT', '/scenario', async (ctx, { session, body }) => {
-    const { name } = await body(ScenarioBodySchema)
+    const { name } = await body(BODIES.scenario)
     // 400 unknown_scenario, naming the valid ones, as the registry words it.
     ctx.sandbox.scenarios.require(name)
     await session.setSticky(name)
@@ -155,11 +163,11 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
   })
   .add('GET', '/mode', async (ctx, { session }) => answerMode(ctx.sandbox, session.id))
   .add('PUT', '/mode', async (ctx, { session, body }) =>
-    answerMode(ctx.sandbox, session.id, await body(ModeBodySchema)),
+    answerMode(ctx.sandbox, session.id, await body(MODE_BODY.schema)),
   )
   .add('GET', '/clock', async (_ctx, { session }) => jsonResponse(200, await clockBody(session)))
   .add('POST', '/clock', async (_ctx, { session, body }) => {
-    const { advanceMs, now, realTime } = await body(ClockBodySchema)
+    const { advanceMs, now, realTime } = await body(BODIES.clock)
     if (advanceMs !== undefined) await checkClock(() => session.advanceClock(advanceMs))
     if (now !== undefined) await checkClock(() => session.setClock(now))
     if (realTime === true) await session.useRealTime()
@@ -169,7 +177,7 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
     jsonResponse(200, (await session.listKeys()).map(showKey)),
   )
   .add('POST', '/keys', async (ctx, { session: selected, body }) => {
-    const { plan, session: target, ...rest } = await body(KeyBodySchema)
+    const { plan, session: target, ...rest } = await body(BODIES.key)
     if (!isPlanName(plan))
       throw new ApiError(
         'unknown_plan',
@@ -212,7 +220,7 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
   .add('GET', '/requests', async (_ctx, { session, url }) => listRequests(session, url))
   // Issue 23: assertions, the client-behaviour report and coverage, over the seam's journal.
   .add('POST', '/requests/expect', async (_ctx, { session, body }) =>
-    expectRequests(session, await body(ExpectBodySchema)),
+    expectRequests(session, await body(EXPECT_BODY.schema)),
   )
   .add('GET', '/report', async (_ctx, { session }) => reportRequests(session))
   .add('GET', '/coverage', async (_ctx, { session }) => coverRequests(session))

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { madeWhenRead } from '../../contract/made-when-read.js'
 import { OPERATION_IDS } from '../../contract/operation-ids.js'
 import { ownRecord } from '../../contract/own-record.js'
 import { ApiError } from '../../http/api-error.js'
@@ -10,23 +11,27 @@ import { JUDGE_TOOLS } from '../../sandbox/judge-journal.js'
  * The match of `GET /__sandbox/requests` and `POST /__sandbox/requests/expect`
  * as JSON: `requests.expect`'s match, with a RegExp path as `pathRegExp`.
  */
-const Scalar = z.union([z.string(), z.number(), z.boolean()])
-const Status = z.nullable(z.int().check(z.gte(100), z.lte(599)))
+const makeExpectBodySchema = () => {
+  const Scalar = z.union([z.string(), z.number(), z.boolean()])
+  const Status = z.nullable(z.int().check(z.gte(100), z.lte(599)))
+  return z.strictObject({
+    method: z.optional(z.union([z.string(), z.array(z.string())])),
+    path: z.optional(z.string()),
+    pathRegExp: z.optional(z.string()),
+    // ownRecord, not z.record: a parameter or header named `__proto__` is kept (issue 24).
+    query: z.optional(ownRecord(z.string(), Scalar)),
+    headers: z.optional(ownRecord(z.string(), Scalar)),
+    body: z.optional(z.unknown()),
+    status: z.optional(z.union([Status, z.array(Status)])),
+    operation: z.optional(z.enum(OPERATION_IDS)),
+    times: z.optional(z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))),
+  })
+}
 
-export const ExpectBodySchema = z.strictObject({
-  method: z.optional(z.union([z.string(), z.array(z.string())])),
-  path: z.optional(z.string()),
-  pathRegExp: z.optional(z.string()),
-  // ownRecord, not z.record: a parameter or header named `__proto__` is kept (issue 24).
-  query: z.optional(ownRecord(z.string(), Scalar)),
-  headers: z.optional(ownRecord(z.string(), Scalar)),
-  body: z.optional(z.unknown()),
-  status: z.optional(z.union([Status, z.array(Status)])),
-  operation: z.optional(z.enum(OPERATION_IDS)),
-  times: z.optional(z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))),
-})
+/** The body of `POST /__sandbox/requests/expect`, made on first use (a start makes no control schema). */
+export const EXPECT_BODY = madeWhenRead({ schema: makeExpectBodySchema })
 
-export type ExpectBody = z.infer<typeof ExpectBodySchema>
+export type ExpectBody = z.infer<ReturnType<typeof makeExpectBodySchema>>
 
 /** How a bad match is answered: 400 `invalid_parameter` for the query's filters, `validation_failed` for a body. */
 type MatchErrorCode = 'invalid_parameter' | 'validation_failed'
