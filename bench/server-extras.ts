@@ -20,6 +20,8 @@ interface ExtrasInput {
   answers: Record<string, RecordedAnswer>
   seconds: number
   rounds: number
+  /** BENCH_COMPARE's checkout: its built CLI is started in the same rounds. */
+  compareDir?: string | undefined
 }
 
 const LIST = '/v1/pets?limit=20'
@@ -131,26 +133,34 @@ const firstAnswer = async (args: string[], root: string, target: string, key: st
   return ms
 }
 
-const startUp = async (input: ExtrasInput): Promise<void> => {
+/**
+ * Start-up to the first answer: the built CLI against a bare node:http server
+ * started the same way, interleaved, 7 times each (and BENCH_COMPARE's CLI).
+ */
+export const startUp = async (input: Omit<ExtrasInput, 'bare'>): Promise<void> => {
   const own: number[] = []
   const bare: number[] = []
+  const compared: number[] = []
   const answers = JSON.stringify({ [`GET ${LIST}`]: input.answers[`GET ${LIST}`] })
+  const cliArgs = [input.cli, '--port', '0', '--quiet', ...input.keyFlags]
   for (let i = 0; i < 7; i++) {
     bare.push(
       await firstAnswer(['bench/support/bare-server.mjs', answers], input.root, LIST, input.key),
     )
-    own.push(
-      await firstAnswer(
-        [input.cli, '--port', '0', '--quiet', ...input.keyFlags],
-        input.root,
-        LIST,
-        input.key,
-      ),
-    )
+    own.push(await firstAnswer(cliArgs, input.root, LIST, input.key))
+    if (input.compareDir !== undefined)
+      compared.push(await firstAnswer(cliArgs, input.compareDir, LIST, input.key))
   }
   const ratio = median(own) / median(bare)
+  const other =
+    input.compareDir === undefined
+      ? ''
+      : `; compared ${median(compared).toFixed(0)} ms, ratio ${(median(compared) / median(bare)).toFixed(2)}`
   console.log(
-    `\nstart-up to the first answer (median of 7): built CLI ${median(own).toFixed(0)} ms, bare node:http ${median(bare).toFixed(0)} ms, ratio ${ratio.toFixed(2)} (target <= 1.5 ${verdict(ratio <= 1.5)})`,
+    `\nstart-up to the first answer (median of 7): built CLI ${median(own).toFixed(0)} ms, bare node:http ${median(bare).toFixed(0)} ms, ratio ${ratio.toFixed(2)} (target <= 1.5 ${verdict(ratio <= 1.5)})${other}`,
+  )
+  console.log(
+    `  each run, ms: CLI ${own.map((ms) => ms.toFixed(0)).join(' ')}; bare ${bare.map((ms) => ms.toFixed(0)).join(' ')}${input.compareDir === undefined ? '' : `; compared ${compared.map((ms) => ms.toFixed(0)).join(' ')}`}`,
   )
 }
 

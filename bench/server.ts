@@ -4,6 +4,7 @@
  * (50 connections): the targets of issue 20, as medians of three rounds.
  *
  *   npm run bench -- server
+ *   npm run bench -- server:startup   # only the start-up to the first answer
  *
  * Settings: BENCH_SECONDS (per round and server, default 4), BENCH_ROUNDS
  * (default 3), BENCH_COMPARE=path/to/other/checkout (its built CLI is loaded
@@ -15,7 +16,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { runExtras } from './server-extras.js'
+import { runExtras, startUp } from './server-extras.js'
 import {
   type LoadResult,
   loadWith,
@@ -119,9 +120,27 @@ const load = (server: Spawned, c: Case): Promise<LoadResult> =>
     pid: server.child.pid,
   })
 
-export async function run(): Promise<void> {
+/** `server:startup`: the start-up figure alone (a recorded answer for the bare server, then 7 starts). */
+const runStartUp = async (compareDir: string | undefined): Promise<void> => {
+  const sandbox = await startSandbox(ROOT)
+  const answers = await recordCases(sandbox.origin)
+  await sandbox.stop()
+  await startUp({
+    root: ROOT,
+    cli: CLI,
+    keyFlags: KEY_FLAGS,
+    key: KEY,
+    answers,
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    compareDir,
+  })
+}
+
+export async function run(parts?: readonly string[]): Promise<void> {
   if (!existsSync(join(ROOT, CLI))) throw new Error('Build first: npm run build')
   const compareDir = process.env.BENCH_COMPARE
+  if (parts?.includes('startup')) return runStartUp(compareDir)
   const sandbox = await startSandbox(ROOT)
   const other = compareDir === undefined ? undefined : await startSandbox(compareDir)
   const answers = await recordCases(sandbox.origin)
@@ -190,6 +209,7 @@ export async function run(): Promise<void> {
     answers,
     seconds: SECONDS,
     rounds: ROUNDS,
+    compareDir,
   })
   await Promise.all([sandbox.stop(), bare.stop(), other?.stop()])
 }

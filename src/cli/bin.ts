@@ -12,8 +12,6 @@ import { CliUsageError, parseCliArgs } from './parse-cli-args.js'
 import { parseConfigFile } from './parse-config-file.js'
 import { showSeedProgress } from './seed-progress.js'
 import { resolveServeSettings, type ServeSettings } from './serve-settings.js'
-import { runVerifyCommand } from './verify-command.js'
-import { writeStarterConfig } from './write-starter-config.js'
 
 // The CLI only parses arguments and starts things (see docs/architecture.md).
 
@@ -44,8 +42,10 @@ const fail = (code: 1 | 2, message: string): never => {
   process.exit(code)
 }
 
-// `petstore-sandbox verify …`: check a deployment, then exit (docs/verify.md).
+// `petstore-sandbox verify …`: check a deployment, then exit (docs/verify.md). Loaded
+// only then, as `report` and `init` are: a plain start parses none of it (issue 20).
 if (process.argv[2] === 'verify') {
+  const { runVerifyCommand } = await import('./verify-command.js')
   const code = await runVerifyCommand(process.argv.slice(3), process.env, {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
@@ -76,6 +76,7 @@ if (command.kind === 'help') {
   process.exit(0)
 }
 if (command.kind === 'init') {
+  const { writeStarterConfig } = await import('./write-starter-config.js')
   let written: string
   try {
     written = writeStarterConfig(command.file)
@@ -130,6 +131,8 @@ try {
     rateLimit: settings.rateLimit,
     flaky: settings.flaky,
     journalSize: settings.journalSize,
+    journalMaxEntries: settings.journalMaxEntries,
+    journalMaxBytes: settings.journalMaxBytes,
     handlers: settings.handlers,
     scenarios: settings.scenarios,
     limitOutOfRange: settings.limitOutOfRange,

@@ -49,6 +49,10 @@ Options:
       --session-ttl T    drop a session idle this long (default 1h; 90, 90s, 30m, 2h)
       --max-sessions N   most sessions alive, default included (default 1000; past it the
                          least recently used of the caller holding the most is dropped)
+      --journal-max-entries N  requests the journals of every session keep together
+                         (default 10000; the oldest of any session go first; 0 keeps none)
+      --journal-max-bytes N    about how many bytes they keep together (default 33554432,
+                         32 MiB; each entry at most 100 header lines and 8 KiB of each body)
       --store URL        keep the state in Redis, shared by every instance started with it
                          (env PETSTORE_SANDBOX_STORE; e.g. redis://127.0.0.1:6379/0)
       --store-prefix P   prefix of the Redis keys (default "petstore-sandbox:")

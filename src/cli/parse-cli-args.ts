@@ -17,7 +17,7 @@ import {
 } from './read-setting.js'
 import type { ServeInput } from './serve-settings.js'
 import { SETTING_SCHEMAS } from './setting-schemas.js'
-import { STARTER_CONFIG_FILE } from './write-starter-config.js'
+import { STARTER_CONFIG_FILE } from './starter-config-file.js'
 
 /** What the command line asks for. */
 export type CliCommand =
@@ -49,6 +49,8 @@ const OPTIONS = {
   'base-path': { type: 'string' },
   'session-ttl': { type: 'string' },
   'max-sessions': { type: 'string' },
+  'journal-max-entries': { type: 'string' },
+  'journal-max-bytes': { type: 'string' },
   store: { type: 'string' },
   'store-prefix': { type: 'string' },
   upstream: { type: 'string' },
@@ -161,28 +163,42 @@ export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand
   if (values.version === true) return { kind: 'version' }
   const s = SETTING_SCHEMAS
   const settings: ServeInput = {
-    port: readInteger(pick('port', values.port, env, ['PORT']), s.port),
-    host: readText(pick('host', values.host, env), s.host),
-    seed: readInteger(pick('seed', values.seed, env), s.seed),
-    pets: readInteger(pick('pets', values.pets, env), s.pets),
-    scenario: readText(pick('scenario', values.scenario, env), s.scenario),
-    dataFile: readText(pick('data', values.data, env), s.data),
-    adminToken: readText(pick('admin-token', values['admin-token'], env), s.adminToken),
-    allowedHosts: readList('allowed-host', values['allowed-host'], env, s.allowedHost),
-    basePath: readText(pick('base-path', values['base-path'], env), s.basePath),
-    sessionTtlMs: readDuration(pick('session-ttl', values['session-ttl'], env), s.sessionTtlMs),
-    maxSessions: readInteger(pick('max-sessions', values['max-sessions'], env), s.maxSessions),
-    store: readText(pick('store', values.store, env), s.store),
-    storePrefix: readText(pick('store-prefix', values['store-prefix'], env), s.storePrefix),
-    instance: readText(pick('instance', values.instance, env), s.instance),
+    port: readInteger(pick('port', values.port, env, ['PORT']), () => s.port),
+    host: readText(pick('host', values.host, env), () => s.host),
+    seed: readInteger(pick('seed', values.seed, env), () => s.seed),
+    pets: readInteger(pick('pets', values.pets, env), () => s.pets),
+    scenario: readText(pick('scenario', values.scenario, env), () => s.scenario),
+    dataFile: readText(pick('data', values.data, env), () => s.data),
+    adminToken: readText(pick('admin-token', values['admin-token'], env), () => s.adminToken),
+    allowedHosts: readList('allowed-host', values['allowed-host'], env, () => s.allowedHost),
+    basePath: readText(pick('base-path', values['base-path'], env), () => s.basePath),
+    sessionTtlMs: readDuration(
+      pick('session-ttl', values['session-ttl'], env),
+      () => s.sessionTtlMs,
+    ),
+    maxSessions: readInteger(
+      pick('max-sessions', values['max-sessions'], env),
+      () => s.maxSessions,
+    ),
+    journalMaxEntries: readInteger(
+      pick('journal-max-entries', values['journal-max-entries'], env),
+      () => s.journalMaxEntries,
+    ),
+    journalMaxBytes: readInteger(
+      pick('journal-max-bytes', values['journal-max-bytes'], env),
+      () => s.journalMaxBytes,
+    ),
+    store: readText(pick('store', values.store, env), () => s.store),
+    storePrefix: readText(pick('store-prefix', values['store-prefix'], env), () => s.storePrefix),
+    instance: readText(pick('instance', values.instance, env), () => s.instance),
     quiet: readBoolean(values.quiet === true, env, envNameOf('quiet')),
     keys: readKeys(values.key, env),
     // Upstream mode (contract §17, docs/upstream.md).
-    upstream: readText(pick('upstream', values.upstream, env), s.upstream),
-    upstreamKey: readText(pick('upstream-key', values['upstream-key'], env), s.upstreamKey),
+    upstream: readText(pick('upstream', values.upstream, env), () => s.upstream),
+    upstreamKey: readText(pick('upstream-key', values['upstream-key'], env), () => s.upstreamKey),
     upstreamTimeoutMs: readDuration(
       pick('upstream-timeout', values['upstream-timeout'], env),
-      s.upstreamTimeoutMs,
+      () => s.upstreamTimeoutMs,
     ),
     strictUpstream: readBoolean(
       values['strict-upstream'] === true,
@@ -190,41 +206,47 @@ export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand
       envNameOf('strict-upstream'),
     ),
     localLimits: readBoolean(values['local-limits'] === true, env, envNameOf('local-limits')),
-    record: readText(pick('record', values.record, env), s.data),
-    replay: readText(pick('replay', values.replay, env), s.data),
+    record: readText(pick('record', values.record, env), () => s.data),
+    replay: readText(pick('replay', values.replay, env), () => s.data),
     replayFallback: readText(
       pick('replay-fallback', values['replay-fallback'], env),
-      s.replayFallback,
+      () => s.replayFallback,
     ),
     limitOutOfRange: readText(
       pick('limit-out-of-range', values['limit-out-of-range'], env),
-      s.limitOutOfRange,
+      () => s.limitOutOfRange,
     ),
     unknownStatusFilter: readText(
       pick('unknown-status-filter', values['unknown-status-filter'], env),
-      s.unknownStatusFilter,
+      () => s.unknownStatusFilter,
     ),
-    defaultStatus: readText(pick('default-status', values['default-status'], env), s.defaultStatus),
+    defaultStatus: readText(
+      pick('default-status', values['default-status'], env),
+      () => s.defaultStatus,
+    ),
     nameMaxLength: readInteger(
       pick('name-max-length', values['name-max-length'], env),
-      s.nameMaxLength,
+      () => s.nameMaxLength,
     ),
-    unknownFields: readText(pick('unknown-fields', values['unknown-fields'], env), s.unknownFields),
-    pagination: readText(pick('pagination', values.pagination, env), s.pagination),
+    unknownFields: readText(
+      pick('unknown-fields', values['unknown-fields'], env),
+      () => s.unknownFields,
+    ),
+    pagination: readText(pick('pagination', values.pagination, env), () => s.pagination),
     totalCountHeader: readHeaderOrFalse(
       pick('total-count-header', values['total-count-header'], env),
-      s.totalCountHeader,
+      () => s.totalCountHeader,
     ),
     maxBodyBytes: readInteger(
       pick('max-body-bytes', values['max-body-bytes'], env),
-      s.maxBodyBytes,
+      () => s.maxBodyBytes,
     ),
   }
   for (const name of Object.keys(settings) as (keyof ServeInput)[])
     if (settings[name] === undefined) delete settings[name]
   return {
     kind: 'serve',
-    configFile: readText(pick('config', values.config, env), s.data),
+    configFile: readText(pick('config', values.config, env), () => s.data),
     settings,
   }
 }

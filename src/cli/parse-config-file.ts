@@ -1,5 +1,5 @@
 import { dirname, extname, resolve } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { isOwnHandler, type OwnHandler } from '../handlers/check-own-handlers.js'
 import { BUILT_IN_SCENARIOS } from '../scenarios/scenario-registry.js'
 import { checkConfigScenario } from './check-config-scenario.js'
@@ -7,70 +7,78 @@ import { CliUsageError } from './cli-usage-error.js'
 import type { ServeInput } from './serve-settings.js'
 import { describeIssues, SETTING_SCHEMAS } from './setting-schemas.js'
 
-const s = SETTING_SCHEMAS
-
 const HANDLER_RULE = 'must be an MSW handler or a function (request) => Response | undefined'
 
-/** The config file: every flag (camelCase), plus settings only a file can hold. */
-export const CONFIG_FILE_SCHEMA = z.strictObject({
-  // Editors use it for completion; the sandbox ignores it.
-  $schema: z.string().optional(),
-  port: s.port.optional(),
-  host: s.host.optional(),
-  seed: s.seed.optional(),
-  pets: s.pets.optional(),
-  scenario: s.scenario.optional(),
-  keys: z.optional(s.keys),
-  data: s.data.optional(),
-  adminToken: s.adminToken.optional(),
-  allowedHosts: z.array(s.allowedHost, { error: 'must be a list of host names' }).optional(),
-  basePath: s.basePath.optional(),
-  quiet: s.quiet.optional(),
-  sessionTtl: s.sessionTtl.optional(),
-  maxSessions: s.maxSessions.optional(),
-  store: s.store.optional(),
-  storePrefix: s.storePrefix.optional(),
-  instance: s.instance.optional(),
-  rateLimit: s.rateLimit.optional(),
-  flaky: s.flaky.optional(),
-  journalSize: s.journalSize.optional(),
-  // A .js/.mjs (or TypeScript) file only: functions cannot be written in JSON.
-  handlers: z
-    .array(z.custom<OwnHandler>(isOwnHandler, { error: HANDLER_RULE }), {
-      error: `must be a list: each ${HANDLER_RULE}`,
-    })
-    .optional(),
-  scenarios: z
-    .array(z.unknown(), { error: 'must be a list of scenarios made with defineScenario' })
-    .superRefine((list, ctx) => {
-      const taken = new Set(BUILT_IN_SCENARIOS.map((scenario) => scenario.name))
-      list.forEach((value, index) => {
-        const problem = checkConfigScenario(value, taken)
-        if (problem !== undefined) ctx.addIssue({ code: 'custom', path: [index], message: problem })
-      })
-    })
-    .optional(),
-  upstream: s.upstream.optional(),
-  upstreamKey: s.upstreamKey.optional(),
-  upstreamTimeout: s.upstreamTimeout.optional(),
-  strictUpstream: s.flag.optional(),
-  localLimits: s.flag.optional(),
-  record: s.data.optional(),
-  replay: s.data.optional(),
-  replayFallback: s.replayFallback.optional(),
-  limitOutOfRange: s.limitOutOfRange.optional(),
-  unknownStatusFilter: s.unknownStatusFilter.optional(),
-  defaultStatus: s.defaultStatus.optional(),
-  nameMaxLength: s.nameMaxLength.optional(),
-  unknownFields: s.unknownFields.optional(),
-  pagination: s.pagination.optional(),
-  totalCountHeader: s.totalCountHeader.optional(),
-  errorCodes: s.errorCodes.optional(),
-  maxBodyBytes: s.maxBodyBytes.optional(),
-})
+/**
+ * The config file: every flag (camelCase), plus settings only a file can hold.
+ * Made when a config file is read, not at start (issue 20).
+ */
+const makeConfigFileSchema = (s = SETTING_SCHEMAS) =>
+  z.strictObject({
+    // Editors use it for completion; the sandbox ignores it.
+    $schema: z.optional(z.string()),
+    port: z.optional(s.port),
+    host: z.optional(s.host),
+    seed: z.optional(s.seed),
+    pets: z.optional(s.pets),
+    scenario: z.optional(s.scenario),
+    keys: z.optional(s.keys),
+    data: z.optional(s.data),
+    adminToken: z.optional(s.adminToken),
+    allowedHosts: z.optional(z.array(s.allowedHost, { error: 'must be a list of host names' })),
+    basePath: z.optional(s.basePath),
+    quiet: z.optional(s.quiet),
+    sessionTtl: z.optional(s.sessionTtl),
+    maxSessions: z.optional(s.maxSessions),
+    store: z.optional(s.store),
+    storePrefix: z.optional(s.storePrefix),
+    instance: z.optional(s.instance),
+    rateLimit: z.optional(s.rateLimit),
+    flaky: z.optional(s.flaky),
+    journalSize: z.optional(s.journalSize),
+    journalMaxEntries: z.optional(s.journalMaxEntries),
+    journalMaxBytes: z.optional(s.journalMaxBytes),
+    // A .js/.mjs (or TypeScript) file only: functions cannot be written in JSON.
+    handlers: z.optional(
+      z.array(z.custom<OwnHandler>(isOwnHandler, { error: HANDLER_RULE }), {
+        error: `must be a list: each ${HANDLER_RULE}`,
+      }),
+    ),
+    scenarios: z.optional(
+      z.array(z.unknown(), { error: 'must be a list of scenarios made with defineScenario' }).check(
+        z.superRefine((list, ctx) => {
+          const taken = new Set(BUILT_IN_SCENARIOS.map((scenario) => scenario.name))
+          list.forEach((value, index) => {
+            const problem = checkConfigScenario(value, taken)
+            if (problem !== undefined)
+              ctx.addIssue({ code: 'custom', path: [index], message: problem })
+          })
+        }),
+      ),
+    ),
+    upstream: z.optional(s.upstream),
+    upstreamKey: z.optional(s.upstreamKey),
+    upstreamTimeout: z.optional(s.upstreamTimeout),
+    strictUpstream: z.optional(s.flag),
+    localLimits: z.optional(s.flag),
+    record: z.optional(s.data),
+    replay: z.optional(s.data),
+    replayFallback: z.optional(s.replayFallback),
+    limitOutOfRange: z.optional(s.limitOutOfRange),
+    unknownStatusFilter: z.optional(s.unknownStatusFilter),
+    defaultStatus: z.optional(s.defaultStatus),
+    nameMaxLength: z.optional(s.nameMaxLength),
+    unknownFields: z.optional(s.unknownFields),
+    pagination: z.optional(s.pagination),
+    totalCountHeader: z.optional(s.totalCountHeader),
+    errorCodes: z.optional(s.errorCodes),
+    maxBodyBytes: z.optional(s.maxBodyBytes),
+  })
+let configFileSchema: ReturnType<typeof makeConfigFileSchema> | undefined
 
 /** The settings' names, as the messages list them. */
-const SETTING_NAMES = Object.keys(CONFIG_FILE_SCHEMA.shape).filter((name) => name !== '$schema')
+const settingNames = (schema: ReturnType<typeof makeConfigFileSchema>): string[] =>
+  Object.keys(schema.shape).filter((name) => name !== '$schema')
 
 /** A start scenario that neither a built-in nor one of the file's own scenarios has. */
 const unknownStartScenario = (value: unknown): string | undefined => {
@@ -101,7 +109,8 @@ const unknownStartScenario = (value: unknown): string | undefined => {
  * parseConfigFile({ port: 8080, keys: { team: 'pro' } }, 'sandbox.config.json')
  */
 export const parseConfigFile = (value: unknown, file: string): ServeInput => {
-  const result = CONFIG_FILE_SCHEMA.safeParse(value)
+  configFileSchema ??= makeConfigFileSchema()
+  const result = configFileSchema.safeParse(value)
   const problems = [
     ...(result.success ? [] : [describeIssues(result.error)]),
     ...[unknownStartScenario(value)].filter((p): p is string => p !== undefined),
@@ -114,7 +123,7 @@ export const parseConfigFile = (value: unknown, file: string): ServeInput => {
         )
   if (!result.success || problems.length > 0)
     throw new CliUsageError(
-      `Failed to read the config file ${file}: ${problems.join('; ')}. Settings: ${SETTING_NAMES.join(', ')}.`,
+      `Failed to read the config file ${file}: ${problems.join('; ')}. Settings: ${settingNames(configFileSchema).join(', ')}.`,
     )
   const {
     $schema: _,

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util'
-import { z } from 'zod'
+import * as z from 'zod/mini'
 import { CliUsageError } from './cli-usage-error.js'
 import { type Env, readDuration, readInteger, readText, type Sourced } from './read-setting.js'
 
@@ -39,17 +39,22 @@ export const VERIFY_ENV = {
 } as const
 
 const SCHEMAS = {
-  target: z.string().min(1),
-  key: z.string().min(1),
+  // readText refuses an empty value first, with its own message.
+  target: z.string().check(z.minLength(1)),
+  key: z.string().check(z.minLength(1)),
   maxRequests: z
     .number()
-    .int()
-    .min(1, { error: 'must be from 1 to 10000' })
-    .max(10_000, { error: 'must be from 1 to 10000' }),
-  timeoutMs: z.number().refine((ms) => Number.isInteger(ms) && ms >= 100 && ms <= 300_000, {
-    error: 'must be a duration from 100ms to 300s (write 10, 10s or 500ms)',
-  }),
-  file: z.string().min(1),
+    .check(
+      z.int(),
+      z.gte(1, { error: 'must be from 1 to 10000' }),
+      z.lte(10_000, { error: 'must be from 1 to 10000' }),
+    ),
+  timeoutMs: z.number().check(
+    z.refine((ms: number) => Number.isInteger(ms) && ms >= 100 && ms <= 300_000, {
+      error: 'must be a duration from 100ms to 300s (write 10, 10s or 500ms)',
+    }),
+  ),
+  file: z.string().check(z.minLength(1)),
 }
 
 const FORMATS = new Set(['json', 'junit'])
@@ -108,12 +113,15 @@ export const parseVerifyArgs = (args: readonly string[], env: Env = {}): VerifyC
     )
   }
   if (values.help === true) return { kind: 'verify-help' }
-  const target = readText(given('target', values.target, env, VERIFY_ENV.target), SCHEMAS.target)
+  const target = readText(
+    given('target', values.target, env, VERIFY_ENV.target),
+    () => SCHEMAS.target,
+  )
   if (target === undefined)
     throw new CliUsageError(
       `Failed to read the arguments of verify: --target URL is required (the base URL ending with /v1, or ${VERIFY_ENV.target}).`,
     )
-  const key = readText(given('key', values.key, env, VERIFY_ENV.key), SCHEMAS.key)
+  const key = readText(given('key', values.key, env, VERIFY_ENV.key), () => SCHEMAS.key)
   if (key === undefined)
     throw new CliUsageError(
       `Failed to read the arguments of verify: --key KEY is required (or ${VERIFY_ENV.key}, which keeps it out of the process list).`,
@@ -125,11 +133,11 @@ export const parseVerifyArgs = (args: readonly string[], env: Env = {}): VerifyC
     allowWrites: values['allow-writes'] === true,
     maxRequests: readInteger(
       given('max-requests', values['max-requests'], env),
-      SCHEMAS.maxRequests,
+      () => SCHEMAS.maxRequests,
     ),
-    timeoutMs: readDuration(given('timeout', values.timeout, env), SCHEMAS.timeoutMs),
+    timeoutMs: readDuration(given('timeout', values.timeout, env), () => SCHEMAS.timeoutMs),
     reports,
-    emitConfig: readText(given('emit-config', values['emit-config'], env), SCHEMAS.file),
-    configFile: readText(given('config', values.config, env), SCHEMAS.file),
+    emitConfig: readText(given('emit-config', values['emit-config'], env), () => SCHEMAS.file),
+    configFile: readText(given('config', values.config, env), () => SCHEMAS.file),
   }
 }

@@ -1,4 +1,5 @@
-import type { z } from 'zod'
+import { safeParse } from 'zod/mini'
+import type * as core from 'zod/v4/core'
 import { CliUsageError } from './cli-usage-error.js'
 import { parseDuration } from './setting-schemas.js'
 
@@ -38,14 +39,21 @@ export const pick = (
   return undefined
 }
 
-export const check = <T>(schema: z.ZodType<T>, value: unknown, source: Sourced): T => {
-  const result = schema.safeParse(value)
+/**
+ * A setting's schema, asked for only when the setting has a value: the CLI's
+ * schemas are made when first read (setting-schemas.ts), so a start makes those
+ * of the settings it was given and no others.
+ */
+export type SchemaOf<T> = () => core.$ZodType<T>
+
+export const check = <T>(schema: SchemaOf<T>, value: unknown, source: Sourced): T => {
+  const result = safeParse(schema(), value)
   if (result.success) return result.data
   const reason = result.error.issues[0]?.message ?? 'is invalid'
   throw new CliUsageError(`Failed to read ${source.label}: "${source.text}" ${reason}.`)
 }
 
-export const readInteger = (source: Sourced | undefined, schema: z.ZodType<number>) => {
+export const readInteger = (source: Sourced | undefined, schema: SchemaOf<number>) => {
   if (source === undefined) return undefined
   if (!/^-?[0-9]+$/.test(source.text))
     throw new CliUsageError(
@@ -54,7 +62,7 @@ export const readInteger = (source: Sourced | undefined, schema: z.ZodType<numbe
   return check(schema, Number(source.text), source)
 }
 
-export const readText = <T extends string>(source: Sourced | undefined, schema: z.ZodType<T>) => {
+export const readText = <T extends string>(source: Sourced | undefined, schema: SchemaOf<T>) => {
   if (source === undefined) return undefined
   if (source.text.trim() === '')
     throw new CliUsageError(`Failed to read ${source.label}: the value is empty.`)
@@ -64,13 +72,13 @@ export const readText = <T extends string>(source: Sourced | undefined, schema: 
 // `--total-count-header false` (or `none`) sends no total-count header.
 export const readHeaderOrFalse = (
   source: Sourced | undefined,
-  schema: z.ZodType<string | false>,
+  schema: SchemaOf<string | false>,
 ) => {
   if (source === undefined) return undefined
   return check(schema, /^(false|none)$/i.test(source.text.trim()) ? false : source.text, source)
 }
 
-export const readDuration = (source: Sourced | undefined, schema: z.ZodType<number>) =>
+export const readDuration = (source: Sourced | undefined, schema: SchemaOf<number>) =>
   source === undefined ? undefined : check(schema, parseDuration(source.text), source)
 
 // Repeatable: the flags, else the environment variable's list (commas or spaces).
@@ -78,7 +86,7 @@ export const readList = (
   flag: string,
   values: readonly string[] | undefined,
   env: Env,
-  schema: z.ZodType<string>,
+  schema: SchemaOf<string>,
 ): string[] | undefined => {
   const envName = envNameOf(flag)
   const fromFlags = values?.map((text) => ({ text, label: `--${flag}` }))

@@ -36,8 +36,12 @@ export interface ServeSettings extends Partial<FidelitySettings> {
   rateLimit: { banAfter?: number; banMinutes?: number } | undefined
   /** Config file only: the built-in `flaky` scenario's rate and seed. */
   flaky: { rate?: number; seed?: number } | undefined
-  /** Config file only: how many requests the journal keeps. */
+  /** Config file only: how many requests each session's journal keeps. */
   journalSize: number | undefined
+  /** How many requests every session's journal keeps together (the server-wide budget). */
+  journalMaxEntries: number | undefined
+  /** About how many bytes every session's journal keeps together. */
+  journalMaxBytes: number | undefined
   /** Config file only (.js/.mjs/TypeScript): your own handlers. */
   handlers: readonly OwnHandler[] | undefined
   /** Config file only (.js/.mjs/TypeScript): your own scenarios. */
@@ -128,6 +132,8 @@ const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
     rateLimit: first('rateLimit'),
     flaky: first('flaky'),
     journalSize: first('journalSize'),
+    journalMaxEntries: first('journalMaxEntries'),
+    journalMaxBytes: first('journalMaxBytes'),
     handlers: first('handlers'),
     scenarios: first('scenarios'),
     upstream: first('upstream'),

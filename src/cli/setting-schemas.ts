@@ -1,10 +1,20 @@
-import { z } from 'zod'
+import * as z from 'zod/mini'
+import type * as core from 'zod/v4/core'
 import { isValidKeyText } from '../auth/parse-authorization.js'
 import { ERROR_CODES, type ErrorCode } from '../contract/error-codes.js'
 import { FIDELITY_BOUNDS, FIDELITY_CHOICES } from '../contract/fidelity.js'
+import { madeWhenRead } from '../contract/made-when-read.js'
 import { ownRecord } from '../contract/own-record.js'
 import { PET_STATUSES } from '../contract/pet.js'
 import { PLAN_NAMES } from '../contract/plans.js'
+import { useEnglishZodMessages } from '../contract/zod-messages.js'
+import { JOURNAL_BUDGET_CEILINGS } from '../journal/journal-budget.js'
+
+// zod/mini, not classic zod: the CLI bundle carries one zod build and no locale
+// but English, so it starts sooner (issue 20). Every rule below gives its own
+// message; the few issues that have none (an unknown field of a key's plan, a
+// timeout that is not a number) keep zod's English words, as they read before.
+useEnglishZodMessages()
 
 // The rules of each setting, written once: the flags, the environment and the
 // config file are all checked against these.
@@ -12,35 +22,54 @@ import { PLAN_NAMES } from '../contract/plans.js'
 const wholeNumber = (min: number, max: number) =>
   z
     .number({ error: 'must be a number' })
-    .int({ error: 'must be a whole number' })
-    .min(min, { error: `must be from ${min} to ${max}` })
-    .max(max, { error: `must be from ${min} to ${max}` })
+    .check(
+      z.int({ error: 'must be a whole number' }),
+      z.gte(min, { error: `must be from ${min} to ${max}` }),
+      z.lte(max, { error: `must be from ${min} to ${max}` }),
+    )
 
-const text = z.string({ error: 'must be a string' }).trim().min(1, { error: 'must not be empty' })
+const text = () =>
+  z
+    .string({ error: 'must be a string' })
+    .check(z.trim(), z.minLength(1, { error: 'must not be empty' }))
 
-const limit = z
-  .number({ error: 'must be a number' })
-  .int({ error: 'must be a whole number >= 1' })
-  .min(1, { error: 'must be a whole number >= 1' })
+const limit = () =>
+  z
+    .number({ error: 'must be a number' })
+    .check(
+      z.int({ error: 'must be a whole number >= 1' }),
+      z.gte(1, { error: 'must be a whole number >= 1' }),
+    )
 
-const planName = z.enum(PLAN_NAMES, { error: `must be one of ${PLAN_NAMES.join(', ')}` })
+const planName = () => z.enum(PLAN_NAMES, { error: `must be one of ${PLAN_NAMES.join(', ')}` })
 
-export const keyName = z.string().refine(isValidKeyText, {
-  error: 'a key is 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)',
-})
+const keyName = () =>
+  z.string().check(
+    z.refine(isValidKeyText, {
+      error: 'a key is 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)',
+    }),
+  )
 
 /** A key's plan, or an enterprise plan with its own limits. */
-export const keyOption = z.union(
-  [
-    planName,
-    z
-      .strictObject({ plan: planName, perMinute: limit.optional(), perDay: limit.optional() })
-      .refine((key) => key.plan === 'enterprise' || (key.perMinute ?? key.perDay) === undefined, {
-        error: 'only enterprise keys take perMinute and perDay',
-      }),
-  ],
-  { error: `must be a plan (${PLAN_NAMES.join(', ')}) or { "plan", "perMinute", "perDay" }` },
-)
+const keyOption = () =>
+  z.union(
+    [
+      planName(),
+      z
+        .strictObject({
+          plan: planName(),
+          perMinute: z.optional(limit()),
+          perDay: z.optional(limit()),
+        })
+        .check(
+          z.refine(
+            (key) => key.plan === 'enterprise' || (key.perMinute ?? key.perDay) === undefined,
+            { error: 'only enterprise keys take perMinute and perDay' },
+          ),
+        ),
+    ],
+    { error: `must be a plan (${PLAN_NAMES.join(', ')}) or { "plan", "perMinute", "perDay" }` },
+  )
 
 const choice = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(', ')}` })
@@ -64,113 +93,136 @@ export const parseDuration = (value: string | number): number => {
 }
 
 const DURATION_RULE = 'must be a duration from 1s to 720h (write 90, 90s, 30m or 2h)'
+const UPSTREAM_TIMEOUT_RULE = 'must be a duration from 1ms to 300s (write 500ms, 10s or 2m)'
 
-export const SETTING_SCHEMAS = {
-  port: wholeNumber(0, 65_535),
-  host: text,
-  seed: wholeNumber(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
-  pets: wholeNumber(0, 1_000_000),
-  scenario: text,
-  data: text,
-  adminToken: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9\-._~+/]+=*$/, {
-    error: 'use letters, digits and - . _ ~ + / only (it is sent as a bearer token)',
-  }),
-  allowedHost: z
-    .string({ error: 'must be a string' })
-    .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)$/, {
-      error: 'is not a host name or address (no scheme, port or path)',
-    }),
-  basePath: z
-    .string({ error: 'must be a string' })
-    .regex(/^(\/[A-Za-z0-9._~-]+)+\/?$/, { error: 'must be a path such as /v1' }),
-  quiet: z.boolean({ error: 'must be true or false' }),
-  // A Map, not z.record: a key named `__proto__` survives (issue 24).
-  keys: ownRecord(keyName, keyOption, { error: 'must be an object of key names to plans' }),
-  rateLimit: z.strictObject({
-    banAfter: z.number({ error: 'must be a number' }).optional(),
-    banMinutes: z.number({ error: 'must be a number' }).optional(),
-  }),
-  flaky: z.strictObject({
-    rate: z.number({ error: 'must be a number' }).optional(),
-    seed: z.number({ error: 'must be a number' }).optional(),
-  }),
-  journalSize: wholeNumber(0, 100_000),
-  /** A session's idle time in ms, once read with `parseDuration`. */
-  sessionTtlMs: z
-    // NaN (what parseDuration gives for "1d") fails here: the rule, not zod's own words.
-    .number({ error: DURATION_RULE })
-    .refine((ms) => Number.isInteger(ms) && ms >= 1_000 && ms <= 30 * 86_400_000, {
-      error: DURATION_RULE,
-    }),
-  /** The config file's `sessionTtl`: a duration string or a number of seconds. */
-  sessionTtl: z
-    .union([z.string(), z.number()], { error: DURATION_RULE })
-    .transform(parseDuration)
-    .refine((ms) => Number.isInteger(ms) && ms >= 1_000 && ms <= 30 * 86_400_000, {
-      error: DURATION_RULE,
-    }),
-  maxSessions: wholeNumber(1, 1_000_000),
-  store: z
-    .string({ error: 'must be a string' })
-    .regex(/^(rediss?:\/\/[^/?#\s]+(\/[0-9]{1,2})?|rediss?\+cluster:\/\/[^/?#\s]+)\/?$/, {
-      error:
-        'is not a Redis URL such as redis://127.0.0.1:6379/0 (or redis+cluster://HOST:PORT,HOST:PORT for a cluster)',
-    }),
-  storePrefix: text,
-  upstream: z.string({ error: 'must be a string' }).regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, {
-    error: 'is not an http(s) base URL such as https://staging.example.test/v1',
-  }),
-  upstreamKey: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9\-._~+/]+=*$/, {
-    error: 'use letters, digits and - . _ ~ + / only (it is sent as a bearer token)',
-  }),
-  /** The upstream timeout in ms, once read with `parseDuration`. */
-  upstreamTimeoutMs: z.number().refine((ms) => Number.isInteger(ms) && ms >= 1 && ms <= 300_000, {
-    error: 'must be a duration from 1ms to 300s (write 500ms, 10s or 2m)',
-  }),
-  /** The config file's `upstreamTimeout`: a duration string or a number of seconds. */
-  upstreamTimeout: z
-    .union([z.string(), z.number()], { error: 'must be a duration such as 10s or 500ms' })
-    .transform(parseDuration)
-    .refine((ms) => Number.isInteger(ms) && ms >= 1 && ms <= 300_000, {
-      error: 'must be a duration from 1ms to 300s (write 500ms, 10s or 2m)',
-    }),
-  flag: z.boolean({ error: 'must be true or false' }),
-  replayFallback: z.enum(['miss', 'sandbox'], { error: 'must be miss or sandbox' }),
-  instance: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9._:@-]{1,64}$/, {
-    error: 'must be 1-64 characters of A-Z a-z 0-9 . _ : @ -',
-  }),
-  // The fidelity settings of contract §16 (the sandbox checks them again, with its own messages).
-  limitOutOfRange: choice(FIDELITY_CHOICES.limitOutOfRange),
-  unknownStatusFilter: choice(FIDELITY_CHOICES.unknownStatusFilter),
-  defaultStatus: choice(PET_STATUSES),
-  nameMaxLength: wholeNumber(FIDELITY_BOUNDS.nameMaxLength.min, FIDELITY_BOUNDS.nameMaxLength.max),
-  unknownFields: choice(FIDELITY_CHOICES.unknownFields),
-  pagination: choice(FIDELITY_CHOICES.pagination),
-  totalCountHeader: z.union(
-    [
-      z.literal(false),
-      z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, { error: HEADER_RULE }),
-    ],
-    { error: HEADER_RULE },
-  ),
-  // ownRecord, not z.record: a key `__proto__` is refused like any other unknown code (issue 24).
-  errorCodes: z.pipe(
-    ownRecord(
-      z.string().refine((code) => Object.hasOwn(ERROR_CODES, code), {
-        error: 'is not one of the sandbox’s error codes',
-      }),
-      z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9_.:-]{1,100}$/, {
-        error: 'must be a code of 1-100 characters of A-Z a-z 0-9 _ . : -',
-      }),
-      { error: 'must be an object of this sandbox’s codes to the deployment’s' },
+const sessionTtlRange = () =>
+  z.refine<number>((ms: number) => Number.isInteger(ms) && ms >= 1_000 && ms <= 30 * 86_400_000, {
+    error: DURATION_RULE,
+  })
+const upstreamTimeoutRange = () =>
+  z.refine<number>((ms: number) => Number.isInteger(ms) && ms >= 1 && ms <= 300_000, {
+    error: UPSTREAM_TIMEOUT_RULE,
+  })
+
+/** A string that matches `pattern`, else `error` (and "must be a string" for another type). */
+const matching = (pattern: RegExp, error: string) =>
+  z.string({ error: 'must be a string' }).check(z.regex(pattern, { error }))
+
+const BEARER_TOKEN = /^[A-Za-z0-9\-._~+/]+=*$/
+const BEARER_RULE = 'use letters, digits and - . _ ~ + / only (it is sent as a bearer token)'
+
+/**
+ * The schema of each setting, made the first time it is read: a start builds
+ * only those of the settings it was given (issue 20: zod builds a schema at
+ * some cost, and there are some fifty).
+ */
+export const SETTING_SCHEMAS = madeWhenRead({
+  port: () => wholeNumber(0, 65_535),
+  host: () => text(),
+  seed: () => wholeNumber(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+  pets: () => wholeNumber(0, 1_000_000),
+  scenario: () => text(),
+  data: () => text(),
+  adminToken: () => matching(BEARER_TOKEN, BEARER_RULE),
+  allowedHost: () =>
+    matching(
+      /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)$/,
+      'is not a host name or address (no scheme, port or path)',
     ),
-    z.transform((codes) => Object.fromEntries(codes) as Partial<Record<ErrorCode, string>>),
-  ),
-  maxBodyBytes: wholeNumber(FIDELITY_BOUNDS.maxBodyBytes.min, FIDELITY_BOUNDS.maxBodyBytes.max),
-}
+  basePath: () => matching(/^(\/[A-Za-z0-9._~-]+)+\/?$/, 'must be a path such as /v1'),
+  quiet: () => z.boolean({ error: 'must be true or false' }),
+  // A Map, not z.record: a key named `__proto__` survives (issue 24).
+  keys: () =>
+    ownRecord(keyName(), keyOption(), { error: 'must be an object of key names to plans' }),
+  rateLimit: () =>
+    z.strictObject({
+      banAfter: z.optional(z.number({ error: 'must be a number' })),
+      banMinutes: z.optional(z.number({ error: 'must be a number' })),
+    }),
+  flaky: () =>
+    z.strictObject({
+      rate: z.optional(z.number({ error: 'must be a number' })),
+      seed: z.optional(z.number({ error: 'must be a number' })),
+    }),
+  journalSize: () => wholeNumber(0, 100_000),
+  // The server-wide journal budget (decision 0020): 0 keeps no entry.
+  journalMaxEntries: () => wholeNumber(0, JOURNAL_BUDGET_CEILINGS.maxEntries),
+  journalMaxBytes: () => wholeNumber(0, JOURNAL_BUDGET_CEILINGS.maxBytes),
+  /** A session's idle time in ms, once read with `parseDuration`. */
+  // NaN (what parseDuration gives for "1d") fails here: the rule, not zod's own words.
+  sessionTtlMs: () => z.number({ error: DURATION_RULE }).check(sessionTtlRange()),
+  /** The config file's `sessionTtl`: a duration string or a number of seconds. */
+  sessionTtl: () =>
+    z
+      .pipe(z.union([z.string(), z.number()], { error: DURATION_RULE }), z.transform(parseDuration))
+      .check(sessionTtlRange()),
+  maxSessions: () => wholeNumber(1, 1_000_000),
+  store: () =>
+    matching(
+      /^(rediss?:\/\/[^/?#\s]+(\/[0-9]{1,2})?|rediss?\+cluster:\/\/[^/?#\s]+)\/?$/,
+      'is not a Redis URL such as redis://127.0.0.1:6379/0 (or redis+cluster://HOST:PORT,HOST:PORT for a cluster)',
+    ),
+  storePrefix: () => text(),
+  upstream: () =>
+    matching(
+      /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/,
+      'is not an http(s) base URL such as https://staging.example.test/v1',
+    ),
+  upstreamKey: () => matching(BEARER_TOKEN, BEARER_RULE),
+  /** The upstream timeout in ms, once read with `parseDuration`. */
+  // No message of its own for NaN ("1d"): zod's English words, as before.
+  upstreamTimeoutMs: () => z.number().check(upstreamTimeoutRange()),
+  /** The config file's `upstreamTimeout`: a duration string or a number of seconds. */
+  upstreamTimeout: () =>
+    z
+      .pipe(
+        z.union([z.string(), z.number()], { error: 'must be a duration such as 10s or 500ms' }),
+        z.transform(parseDuration),
+      )
+      .check(upstreamTimeoutRange()),
+  flag: () => z.boolean({ error: 'must be true or false' }),
+  replayFallback: () => z.enum(['miss', 'sandbox'], { error: 'must be miss or sandbox' }),
+  instance: () =>
+    matching(/^[A-Za-z0-9._:@-]{1,64}$/, 'must be 1-64 characters of A-Z a-z 0-9 . _ : @ -'),
+  // The fidelity settings of contract §16 (the sandbox checks them again, with its own messages).
+  limitOutOfRange: () => choice(FIDELITY_CHOICES.limitOutOfRange),
+  unknownStatusFilter: () => choice(FIDELITY_CHOICES.unknownStatusFilter),
+  defaultStatus: () => choice(PET_STATUSES),
+  nameMaxLength: () =>
+    wholeNumber(FIDELITY_BOUNDS.nameMaxLength.min, FIDELITY_BOUNDS.nameMaxLength.max),
+  unknownFields: () => choice(FIDELITY_CHOICES.unknownFields),
+  pagination: () => choice(FIDELITY_CHOICES.pagination),
+  totalCountHeader: () =>
+    z.union(
+      [
+        z.literal(false),
+        z.string().check(z.regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/, { error: HEADER_RULE })),
+      ],
+      { error: HEADER_RULE },
+    ),
+  // ownRecord, not z.record: a key `__proto__` is refused like any other unknown code (issue 24).
+  errorCodes: () =>
+    z.pipe(
+      ownRecord(
+        z.string().check(
+          z.refine((code) => Object.hasOwn(ERROR_CODES, code), {
+            error: 'is not one of the sandbox’s error codes',
+          }),
+        ),
+        matching(
+          /^[A-Za-z0-9_.:-]{1,100}$/,
+          'must be a code of 1-100 characters of A-Z a-z 0-9 _ . : -',
+        ),
+        { error: 'must be an object of this sandbox’s codes to the deployment’s' },
+      ),
+      z.transform((codes) => Object.fromEntries(codes) as Partial<Record<ErrorCode, string>>),
+    ),
+  maxBodyBytes: () =>
+    wholeNumber(FIDELITY_BOUNDS.maxBodyBytes.min, FIDELITY_BOUNDS.maxBodyBytes.max),
+})
 
 /** The first problem zod found, as "field: message" (the field as a dotted path). */
-export const describeIssues = (error: z.ZodError, prefix = ''): string =>
+export const describeIssues = (error: core.$ZodError, prefix = ''): string =>
   error.issues
     .map((issue) => {
       if (issue.code === 'unrecognized_keys') {

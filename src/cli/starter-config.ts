@@ -45,7 +45,9 @@ export default defineConfig({
   // store: 'redis://127.0.0.1:6379/0', // several instances as one sandbox (not with data)
   // rateLimit: { banAfter: 20, banMinutes: 15 },
   // flaky: { rate: 0.3, seed: 7 },
-  // journalSize: 500,
+  // journalSize: 500,              // requests each session's journal keeps
+  // journalMaxEntries: 10000,      // requests every session's journal keeps together
+  // journalMaxBytes: 33554432,     // about how many bytes they keep together (32 MiB)
 
   // Your scenarios, next to the built-in ones.
   scenarios: [maintenance],

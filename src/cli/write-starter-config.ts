@@ -3,9 +3,6 @@ import { extname } from 'node:path'
 import { CliUsageError } from './cli-usage-error.js'
 import { starterConfig } from './starter-config.js'
 
-/** Where `petstore-sandbox init` writes without a file name. */
-export const STARTER_CONFIG_FILE = 'petstore-sandbox.config.mjs'
-
 const KINDS: ReadonlyMap<string, 'javascript' | 'typescript'> = new Map([
   ['.mjs', 'javascript'],
   ['.js', 'javascript'],

@@ -1,5 +1,5 @@
 import { type NewPet, PET_STATUSES, type PetStatus } from '../contract/pet.js'
-import { FakerClass, SEED_LOCALE } from './seed-faker.js'
+import { SEED_PET_NAMES, SEED_PRESET, SeedFaker } from './seed-faker.js'
 
 export const DEFAULT_SEED = 20301205
 export const DEFAULT_PET_COUNT = 25
@@ -37,15 +37,25 @@ export const forEachSeedPet = (
 ): void => {
   const seed = options.seed ?? DEFAULT_SEED
   const count = options.count ?? DEFAULT_PET_COUNT
-  // A private instance over the definitions the seed uses, so seeding never
-  // disturbs a user's own faker (src/db/seed-faker.ts).
-  const faker = new FakerClass({ locale: SEED_LOCALE, seed })
+  const status = (index: number): PetStatus =>
+    PET_STATUSES[index % PET_STATUSES.length] ?? 'available'
+  // The same pets, computed when the package was built (the published CLI's only).
+  if (SEED_PRESET?.seed === seed && count <= SEED_PRESET.pets.length) {
+    for (let index = 0; index < count; index++) {
+      const [name, categoryId] = SEED_PRESET.pets[index] as readonly [string, number]
+      each(name, categoryId, status(index), index)
+    }
+    return
+  }
+  // A private instance, so seeding never disturbs a user's own faker; the names are
+  // picked as `animal.petName()` picks them (src/db/seed-faker.ts).
+  const faker = new SeedFaker({ seed })
   const category = { min: 1, max: SEED_CATEGORY_COUNT }
   for (let index = 0; index < count; index++) {
     each(
-      faker.animal.petName(),
+      faker.helpers.arrayElement(SEED_PET_NAMES),
       faker.number.int(category),
-      PET_STATUSES[index % PET_STATUSES.length] ?? 'available',
+      status(index),
       index,
     )
   }

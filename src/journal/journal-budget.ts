@@ -5,6 +5,11 @@ import type { JournalCapture, JournalRecord } from './journal-entry.js'
 export const DEFAULT_JOURNAL_MAX_ENTRIES = 10_000
 /** Approximate bytes every session's journal may hold together, by default (option `journalMaxBytes`). */
 export const DEFAULT_JOURNAL_MAX_BYTES = 32 * 1024 * 1024
+/** The largest budget the options, the flags and the config file accept (0 is the smallest: keep none). */
+export const JOURNAL_BUDGET_CEILINGS = {
+  maxEntries: 10_000_000,
+  maxBytes: 16 * 1024 * 1024 * 1024,
+} as const
 
 export interface JournalBudgetOptions {
   /** Most records held across every session (default 10,000; 0 keeps none). */

@@ -1,4 +1,5 @@
 import { createNewPetSchema } from '../contract/pet.js'
+import { JOURNAL_BUDGET_CEILINGS } from '../journal/journal-budget.js'
 import type { SandboxSettings } from '../operations/operation.js'
 import { resolveRateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import { checkOptionNames } from './check-option-names.js'
@@ -57,8 +58,8 @@ export const resolveOptions = (options: SandboxOptions<string>): ResolvedBase =>
     )
   }
   checkCount('journalSize', options.journalSize, 100_000)
-  checkCount('journalMaxEntries', options.journalMaxEntries, 10_000_000)
-  checkCount('journalMaxBytes', options.journalMaxBytes, 16 * 1024 * 1024 * 1024)
+  checkCount('journalMaxEntries', options.journalMaxEntries, JOURNAL_BUDGET_CEILINGS.maxEntries)
+  checkCount('journalMaxBytes', options.journalMaxBytes, JOURNAL_BUDGET_CEILINGS.maxBytes)
   if (options.seed !== undefined && !Number.isSafeInteger(options.seed)) {
     throw new TypeError(
       `Failed to create the sandbox: seed must be an integer, got ${String(options.seed)}.`,

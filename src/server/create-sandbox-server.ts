@@ -266,10 +266,16 @@ export const createSandboxServer = <const S extends string = never>(
     sandbox,
     server,
     async listen(port = 4010, host = '127.0.0.1') {
-      openApiDocument = await readFile(OPENAPI_URL, 'utf8').catch(() => undefined)
-      await dashboard.load()
-      if (dataFile !== undefined) data = await attachDataFile(sandbox, dataFile)
-      else await sandbox.ready
+      // Together, not one after the other: each stands between a start and its first answer.
+      const [document, , attached] = await Promise.all([
+        readFile(OPENAPI_URL, 'utf8').catch(() => undefined),
+        dashboard.load(),
+        dataFile === undefined
+          ? sandbox.ready.then(() => undefined)
+          : attachDataFile(sandbox, dataFile),
+      ])
+      openApiDocument = document
+      data = attached
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject)
         server.listen(port, host, () => {

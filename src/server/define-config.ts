@@ -33,7 +33,12 @@ export interface SandboxConfig<S extends string = never> {
   storePrefix?: string
   rateLimit?: RateLimitOptions
   flaky?: { rate?: number; seed?: number }
+  /** How many requests each session's journal keeps (default 500). */
   journalSize?: number
+  /** How many requests every session's journal keeps together (default 10,000; 0 keeps none). */
+  journalMaxEntries?: number
+  /** About how many bytes every session's journal keeps together (default 33,554,432: 32 MiB). */
+  journalMaxBytes?: number
   /**
    * Your own handlers, for paths the contract does not define, under the base
    * path and outside it: MSW handlers, or functions `(request) => Response | undefined`.

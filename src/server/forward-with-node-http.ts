@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
-import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
+import type * as Https from 'node:https'
+import type * as Zlib from 'node:zlib'
 import type { Forwarder, UpstreamReply, UpstreamRequest } from '../http/forwarder.js'
 import { connectionTokens, isHopByHop } from '../http/hop-by-hop.js'
 
@@ -19,8 +19,28 @@ const describe = (error: unknown): string => {
   return code === undefined ? message : `${code} (${message})`
 }
 
+/**
+ * node:https and node:zlib, imported with the first forwarded request: a server
+ * without an upstream never loads them (issue 20: start-up).
+ */
+interface LateModules {
+  https: typeof Https
+  zlib: typeof Zlib
+}
+let lateModules: Promise<LateModules> | undefined
+const loadLateModules = (): Promise<LateModules> => {
+  lateModules ??= Promise.all([import('node:https'), import('node:zlib')]).then(
+    ([https, zlib]) => ({ https, zlib }),
+  )
+  return lateModules
+}
+
 /** The body as text when it is compressed (the validator and the journal read text); else undefined. */
-const decodedText = (encoding: string | undefined, body: Buffer): string | undefined => {
+const decodedText = (
+  { brotliDecompressSync, gunzipSync, inflateSync }: typeof Zlib,
+  encoding: string | undefined,
+  body: Buffer,
+): string | undefined => {
   const name = encoding?.trim().toLowerCase()
   if (name === undefined || name === '' || name === 'identity') return undefined
   try {
@@ -32,7 +52,7 @@ const decodedText = (encoding: string | undefined, body: Buffer): string | undef
   return ''
 }
 
-const toReply = (res: IncomingMessage, body: Buffer): UpstreamReply => {
+const toReply = (res: IncomingMessage, body: Buffer, zlib: typeof Zlib): UpstreamReply => {
   const listed = connectionTokens(res.headers.connection)
   const headers: [string, string][] = []
   const raw = res.rawHeaders
@@ -45,7 +65,7 @@ const toReply = (res: IncomingMessage, body: Buffer): UpstreamReply => {
     status: res.statusCode ?? 502,
     headers,
     body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
-    text: decodedText(res.headers['content-encoding'], body),
+    text: decodedText(zlib, res.headers['content-encoding'], body),
   }
 }
 
@@ -61,27 +81,28 @@ const toReply = (res: IncomingMessage, body: Buffer): UpstreamReply => {
  * await sandbox.answerRequest(request, { forward: upstream.forward })
  */
 export const createNodeForwarder = (): NodeForwarder => {
-  const agents = {
-    http: new HttpAgent({ keepAlive: true, maxSockets: 256 }),
-    https: new HttpsAgent({ keepAlive: true, maxSockets: 256 }),
-  }
-  const send = (request: UpstreamRequest, again: boolean): Promise<UpstreamReply> =>
-    new Promise((resolve) => {
+  const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 256 })
+  let httpsAgent: Https.Agent | undefined
+  let closed = false
+  const send = async (request: UpstreamRequest, again: boolean): Promise<UpstreamReply> => {
+    const { https, zlib } = await loadLateModules()
+    if (!closed) httpsAgent ??= new https.Agent({ keepAlive: true, maxSockets: 256 })
+    return new Promise((resolve) => {
       const url = new URL(request.url)
       const secure = url.protocol === 'https:'
       const headers: Record<string, string> = {}
       for (const name in request.headers) headers[name] = request.headers[name] as string
       if (request.body !== null) headers['content-length'] = String(request.body.byteLength)
-      const client = (secure ? httpsRequest : httpRequest)(url, {
+      const client = (secure ? https.request : httpRequest)(url, {
         method: request.method,
         headers,
-        agent: secure ? agents.https : agents.http,
+        agent: secure ? httpsAgent : httpAgent,
         signal: request.signal,
       })
       client.on('response', (res) => {
         const chunks: Buffer[] = []
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
-        res.on('end', () => resolve(toReply(res, Buffer.concat(chunks))))
+        res.on('end', () => resolve(toReply(res, Buffer.concat(chunks), zlib)))
         res.on('error', (error) =>
           resolve({ kind: 'unavailable', reason: `the answer broke off (${describe(error)})` }),
         )
@@ -94,11 +115,13 @@ export const createNodeForwarder = (): NodeForwarder => {
       })
       client.end(request.body === null ? undefined : request.body)
     })
+  }
   return {
     forward: (request) => send(request, true),
     close() {
-      agents.http.destroy()
-      agents.https.destroy()
+      closed = true
+      httpAgent.destroy()
+      httpsAgent?.destroy()
     },
   }
 }

@@ -37,7 +37,7 @@ const valueAt = (input: unknown, path: readonly PropertyKey[]): unknown => {
   let value = input
   for (const key of path) {
     if (typeof value !== 'object' || value === null) return undefined
-    // Own keys only: a path through `__proto__` or `constructor` names no value of the answer.
+    // Own fields only: a path may name `__proto__` or `constructor`.
     const record = value as Record<PropertyKey, unknown>
     value = Object.hasOwn(record, key) ? record[key] : undefined
   }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createDataFileWriter } from '../../src/server/data-file/create-data-file-writer.js'
-import { DataFileSchema } from '../../src/server/data-file/data-file-schema.js'
+import { dataFileSchema } from '../../src/server/data-file/data-file-schema.js'
 
 describe('the data file writer', () => {
   it('never lets an older snapshot land over a newer one, and coalesces a burst of writes', async () => {
@@ -23,7 +23,7 @@ describe('the data file writer', () => {
     }
     await Promise.all(writes)
     await writer.flush()
-    const onDisk = DataFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+    const onDisk = dataFileSchema().parse(JSON.parse(readFileSync(file, 'utf8')))
     expect(onDisk.pets).toHaveLength(50)
     expect(onDisk.nextId).toBe(51)
     expect(snapshots).toBeLessThanOrEqual(2)

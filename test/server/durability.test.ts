@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { DataFileSchema } from '../../src/server/data-file/data-file-schema.js'
+import { dataFileSchema } from '../../src/server/data-file/data-file-schema.js'
 import { killAllChildren, serverOrigin, spawnCli } from './spawn-cli.js'
 
 afterAll(() => killAllChildren())
@@ -58,7 +58,7 @@ describe('the data file', () => {
     expect(acknowledged.length).toBeGreaterThanOrEqual(40)
     expect(acknowledged.length).toBeLessThan(400)
 
-    const onDisk = DataFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+    const onDisk = dataFileSchema().parse(JSON.parse(readFileSync(file, 'utf8')))
     const second = spawnCli(['--port', '0', '--quiet', '--data', file])
     const ids = new Set(await allPetIds(await serverOrigin(second)))
     for (const id of acknowledged) expect(ids.has(id), `pet ${id} got a 201`).toBe(true)
@@ -73,7 +73,7 @@ describe('the data file', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'petstore-data-')), 'pets.json')
     const first = spawnCli(['--port', '0', '--quiet', '--pets', '3', '--data', file])
     const origin = await serverOrigin(first)
-    expect(DataFileSchema.parse(JSON.parse(readFileSync(file, 'utf8'))).pets).toHaveLength(3)
+    expect(dataFileSchema().parse(JSON.parse(readFileSync(file, 'utf8'))).pets).toHaveLength(3)
     const created = await fetch(`${origin}/v1/pets`, {
       method: 'POST',
       headers: { ...AUTH, 'content-type': 'application/json' },
@@ -94,7 +94,7 @@ describe('the data file', () => {
     expect(((await another.json()) as { id: number }).id).toBe(5)
 
     expect((await fetch(`${origin2}/__sandbox/reset`, { method: 'POST' })).status).toBe(204)
-    const afterReset = DataFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')))
+    const afterReset = dataFileSchema().parse(JSON.parse(readFileSync(file, 'utf8')))
     expect(afterReset.pets.map((p) => p.id)).toEqual([1, 2, 3])
     expect(await allPetIds(origin2)).toEqual([1, 2, 3])
     second.child.kill('SIGTERM')

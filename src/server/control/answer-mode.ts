@@ -1,15 +1,19 @@
 import * as z from 'zod/mini'
+import { madeWhenRead } from '../../contract/made-when-read.js'
 import { ApiError } from '../../http/api-error.js'
 import { jsonResponse } from '../../http/json-response.js'
 import type { SandboxResponse } from '../../http/types.js'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { SESSION_MODES, type SessionMode } from '../../upstream/upstream-options.js'
 
-/** The body of `PUT /__sandbox/mode`. */
-export const ModeBodySchema = z.strictObject({
-  mode: z.enum(SESSION_MODES as [SessionMode, ...SessionMode[]], {
-    error: `must be one of ${SESSION_MODES.join(', ')}`,
-  }),
+/** The body of `PUT /__sandbox/mode`, made on first use. */
+export const MODE_BODY = madeWhenRead({
+  schema: () =>
+    z.strictObject({
+      mode: z.enum(SESSION_MODES as [SessionMode, ...SessionMode[]], {
+        error: `must be one of ${SESSION_MODES.join(', ')}`,
+      }),
+    }),
 })
 
 /**

@@ -4,6 +4,7 @@ import { KeyExistsError, KeyOptionError } from '../../auth/key-registry.js'
 import { isValidKeyText } from '../../auth/parse-authorization.js'
 import { MAX_CLOCK_MS } from '../../clock/clock.js'
 import { isPlanName, LIMITS, PLAN_NAMES } from '../../contract/index.js'
+import { madeWhenRead } from '../../contract/made-when-read.js'
 import { useEnglishZodMessages } from '../../contract/zod-messages.js'
 import { ApiError } from '../../http/api-error.js'
 import { invalidParameter, methodNotAllowed, routeNotFound } from '../../http/errors.js'
@@ -17,12 +18,12 @@ import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sandbox-state.js'
 import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
-import { answerMode, ModeBodySchema } from './answer-mode.js'
+import { answerMode, MODE_BODY } from './answer-mode.js'
 import { checkControlOrigin } from './check-control-origin.js'
 import type { ControlAccess } from './create-control-access.js'
 import { coverRequests, expectRequests, listRequests, reportRequests } from './judge-routes.js'
 import { showKey } from './mask-key.js'
-import { ExpectBodySchema } from './read-request-filters.js'
+import { EXPECT_BODY } from './read-request-filters.js'
 import { resetsEverySession } from './resets-every-session.js'
 
 /** The prefix of the control API (contract §9). */
@@ -91,73 +92,82 @@ const checkClock = async (call: () => unknown): Promise<void> => {
 // English locale stays for the server's other readers of zod messages.
 useEnglishZodMessages()
 // Every control body is strict: an unknown field is a 400 naming it and the fields there are.
-const ClockBodySchema = z
-  .strictObject({
-    // Forward only, within the Date range: back is a `now` (an advance past the range, from a
-    // clock that is already ahead, is refused by the clock itself).
-    advanceMs: z.optional(
-      z.number().check(
-        // Not z.int(): it calls 1e20 (a whole number, past 2^53) not an integer.
-        z.refine(Number.isInteger, { error: 'must be a whole number of milliseconds' }),
-        z.gte(0, {
-          error:
-            'must be 0 or more: the clock only moves forward (send "now" to set an earlier time)',
+/** The bodies the control API reads, each made on first use (a start makes none). */
+const BODIES = madeWhenRead({
+  clock: () =>
+    controlBody(
+      'The clock change',
+      z
+        .strictObject({
+          // Forward only, within the Date range: back is a `now` (an advance past the range, from a
+          // clock that is already ahead, is refused by the clock itself).
+          advanceMs: z.optional(
+            z.number().check(
+              // Not z.int(): it calls 1e20 (a whole number, past 2^53) not an integer.
+              z.refine(Number.isInteger, { error: 'must be a whole number of milliseconds' }),
+              z.gte(0, {
+                error:
+                  'must be 0 or more: the clock only moves forward (send "now" to set an earlier time)',
+              }),
+              z.lte(MAX_CLOCK_MS, {
+                error: `must be at most ${MAX_CLOCK_MS} (the Date range, about 273,790 years)`,
+              }),
+            ),
+          ),
+          now: z.optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })),
+          realTime: z.optional(z.literal(true, { error: 'must be true (back to real time)' })),
+        })
+        .check((ctx) => {
+          const sent = (['advanceMs', 'now', 'realTime'] as const).filter(
+            (name) => ctx.value[name] !== undefined,
+          )
+          if (sent.length !== 1)
+            ctx.issues.push({
+              code: 'custom',
+              input: ctx.value,
+              message: `send exactly one of advanceMs, now and realTime, got ${sent.length === 0 ? 'none' : sent.join(' and ')}`,
+            })
         }),
-        z.lte(MAX_CLOCK_MS, {
-          error: `must be at most ${MAX_CLOCK_MS} (the Date range, about 273,790 years)`,
-        }),
-      ),
     ),
-    now: z.optional(z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })),
-    realTime: z.optional(z.literal(true, { error: 'must be true (back to real time)' })),
-  })
-  .check((ctx) => {
-    const sent = (['advanceMs', 'now', 'realTime'] as const).filter(
-      (name) => ctx.value[name] !== undefined,
+  scenario: () =>
+    controlBody('The scenario', z.strictObject({ name: z.string().check(z.minLength(1)) })),
+  key: () => {
+    const limit = z.optional(z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER)))
+    return controlBody(
+      'The key',
+      z
+        .strictObject({
+          plan: z.string(),
+          key: z.optional(
+            z.string().check(
+              z.refine(isValidKeyText, {
+                error: 'must be 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)',
+              }),
+            ),
+          ),
+          perMinute: limit,
+          perDay: limit,
+          session: z.optional(z.string()),
+        })
+        .check(
+          z.superRefine((body, ctx) => {
+            // Custom limits are the enterprise plan's; an unknown plan is answered as unknown_plan later.
+            if (!isPlanName(body.plan) || body.plan === 'enterprise') return
+            for (const field of ['perMinute', 'perDay'] as const)
+              if (body[field] !== undefined)
+                ctx.addIssue({
+                  code: 'custom',
+                  input: body[field],
+                  path: [field],
+                  message: `must be left out for a ${body.plan} key (its plan's limits are fixed; custom limits are for enterprise keys)`,
+                })
+          }),
+        ),
     )
-    if (sent.length !== 1)
-      ctx.issues.push({
-        code: 'custom',
-        input: ctx.value,
-        message: `send exactly one of advanceMs, now and realTime, got ${sent.length === 0 ? 'none' : sent.join(' and ')}`,
-      })
-  })
-const ScenarioBodySchema = z.strictObject({ name: z.string().check(z.minLength(1)) })
-const limit = z.optional(z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER)))
-const KeyBodySchema = z
-  .strictObject({
-    plan: z.string(),
-    key: z.optional(
-      z.string().check(
-        z.refine(isValidKeyText, {
-          error: 'must be 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750)',
-        }),
-      ),
-    ),
-    perMinute: limit,
-    perDay: limit,
-    session: z.optional(z.string()),
-  })
-  .check(
-    z.superRefine((body, ctx) => {
-      // Custom limits are the enterprise plan's; an unknown plan is answered as unknown_plan later.
-      if (!isPlanName(body.plan) || body.plan === 'enterprise') return
-      for (const field of ['perMinute', 'perDay'] as const)
-        if (body[field] !== undefined)
-          ctx.addIssue({
-            code: 'custom',
-            input: body[field],
-            path: [field],
-            message: `must be left out for a ${body.plan} key (its plan's limits are fixed; custom limits are for enterprise keys)`,
-          })
-    }),
-  )
-
-const SCENARIO_BODY = controlBody('The scenario', ScenarioBodySchema)
-const MODE_BODY = controlBody('The mode', ModeBodySchema)
-const CLOCK_BODY = controlBody('The clock change', ClockBodySchema)
-const KEY_BODY = controlBody('The key', KeyBodySchema)
-const EXPECT_BODY = controlBody('The match', ExpectBodySchema)
+  },
+  mode: () => controlBody('The mode', MODE_BODY.schema),
+  expect: () => controlBody('The match', EXPECT_BODY.schema),
+})
 
 /** Decodes a path parameter; 404 for broken percent-encoding, as the API does. */
 const pathParam = (value: string | undefined, what: string): string => {
@@ -189,7 +199,7 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
     jsonResponse(200, await scenarioBody(ctx, session)),
   )
   .add('PUT', '/scenario', async (ctx, { session, body }) => {
-    const { name } = await body(SCENARIO_BODY)
+    const { name } = await body(BODIES.scenario)
     // 400 unknown_scenario, naming the valid ones, as the registry words it.
     ctx.sandbox.scenarios.require(name)
     await session.setSticky(name)
@@ -197,11 +207,11 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
   })
   .add('GET', '/mode', async (ctx, { session }) => answerMode(ctx.sandbox, session.id))
   .add('PUT', '/mode', async (ctx, { session, body }) =>
-    answerMode(ctx.sandbox, session.id, await body(MODE_BODY)),
+    answerMode(ctx.sandbox, session.id, await body(BODIES.mode)),
   )
   .add('GET', '/clock', async (_ctx, { session }) => jsonResponse(200, await clockBody(session)))
   .add('POST', '/clock', async (_ctx, { session, body }) => {
-    const { advanceMs, now, realTime } = await body(CLOCK_BODY)
+    const { advanceMs, now, realTime } = await body(BODIES.clock)
     if (advanceMs !== undefined) await checkClock(() => session.advanceClock(advanceMs))
     if (now !== undefined) await checkClock(() => session.setClock(now))
     if (realTime === true) await session.useRealTime()
@@ -211,7 +221,7 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
     jsonResponse(200, (await session.listKeys()).map(showKey)),
   )
   .add('POST', '/keys', async (ctx, { session: selected, body }) => {
-    const { plan, session: target, ...rest } = await body(KEY_BODY)
+    const { plan, session: target, ...rest } = await body(BODIES.key)
     if (!isPlanName(plan))
       throw new ApiError(
         'unknown_plan',
@@ -254,7 +264,7 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
   .add('GET', '/requests', async (_ctx, { session, url }) => listRequests(session, url))
   // Issue 23: assertions, the client-behaviour report and coverage, over the seam's journal.
   .add('POST', '/requests/expect', async (_ctx, { session, body }) =>
-    expectRequests(session, await body(EXPECT_BODY)),
+    expectRequests(session, await body(BODIES.expect)),
   )
   .add('GET', '/report', async (_ctx, { session }) => reportRequests(session))
   .add('GET', '/coverage', async (_ctx, { session }) => coverRequests(session))

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini'
+import { madeWhenRead } from '../../contract/made-when-read.js'
 import { OPERATION_IDS } from '../../contract/operation-ids.js'
 import { ownRecord } from '../../contract/own-record.js'
 import { ApiError } from '../../http/api-error.js'
@@ -11,34 +12,38 @@ import { compilePathRegExp, type MatchErrorCode } from './compile-path-regexp.js
  * The match of `GET /__sandbox/requests` and `POST /__sandbox/requests/expect`
  * as JSON: `requests.expect`'s match, with a RegExp path as `pathRegExp`.
  */
-const Scalar = z.union([z.string(), z.number(), z.boolean()], {
-  error: 'must be a string, a number or a boolean',
-})
-const Status = z.nullable(z.int().check(z.gte(100), z.lte(599)))
+const makeExpectBodySchema = () => {
+  const Scalar = z.union([z.string(), z.number(), z.boolean()], {
+    error: 'must be a string, a number or a boolean',
+  })
+  const Status = z.nullable(z.int().check(z.gte(100), z.lte(599)))
+  return z.strictObject({
+    method: z.optional(
+      z.union([z.string(), z.array(z.string())], {
+        error: 'must be a method such as "POST", or an array of them',
+      }),
+    ),
+    path: z.optional(z.string()),
+    pathRegExp: z.optional(z.string()),
+    // ownRecord, not z.record: a parameter or header named `__proto__` is kept (issue 24).
+    query: z.optional(ownRecord(z.string(), Scalar)),
+    headers: z.optional(ownRecord(z.string(), Scalar)),
+    body: z.optional(z.unknown()),
+    status: z.optional(
+      z.union([Status, z.array(Status)], {
+        error:
+          'must be an HTTP status from 100 to 599, null (a failed connection), or an array of them',
+      }),
+    ),
+    operation: z.optional(z.enum(OPERATION_IDS)),
+    times: z.optional(z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))),
+  })
+}
 
-export const ExpectBodySchema = z.strictObject({
-  method: z.optional(
-    z.union([z.string(), z.array(z.string())], {
-      error: 'must be a method such as "POST", or an array of them',
-    }),
-  ),
-  path: z.optional(z.string()),
-  pathRegExp: z.optional(z.string()),
-  // ownRecord, not z.record: a parameter or header named `__proto__` is kept (issue 24).
-  query: z.optional(ownRecord(z.string(), Scalar)),
-  headers: z.optional(ownRecord(z.string(), Scalar)),
-  body: z.optional(z.unknown()),
-  status: z.optional(
-    z.union([Status, z.array(Status)], {
-      error:
-        'must be an HTTP status from 100 to 599, null (a failed connection), or an array of them',
-    }),
-  ),
-  operation: z.optional(z.enum(OPERATION_IDS)),
-  times: z.optional(z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))),
-})
+/** The body of `POST /__sandbox/requests/expect`, made on first use (a start makes no control schema). */
+export const EXPECT_BODY = madeWhenRead({ schema: makeExpectBodySchema })
 
-export type ExpectBody = z.infer<typeof ExpectBodySchema>
+export type ExpectBody = z.infer<ReturnType<typeof makeExpectBodySchema>>
 
 const refuse = (code: MatchErrorCode, field: string, message: string): ApiError =>
   new ApiError(code, `Failed to read the match: ${field} ${message}.`, {

@@ -46,16 +46,19 @@ export const findDashboardDir = (from: string = fileURLToPath(import.meta.url)):
 export const loadDashboardAssets = async (
   dir: string = findDashboardDir(),
 ): Promise<Map<string, DashboardAsset>> => {
-  const assets = new Map<string, DashboardAsset>()
   const names = await readdir(dir).catch(() => [] as string[])
-  for (const name of names) {
-    const type = TYPES.get(name.slice(name.lastIndexOf('.')))
-    if (type === undefined) continue
-    assets.set(name, {
-      contentType: type,
-      body: await readFile(join(dir, name)),
-      immutable: name !== 'index.html',
-    })
-  }
-  return assets
+  // Read together (a server awaits them before it listens: issue 20, start-up), kept in order.
+  const read = await Promise.all(
+    names.map(async (name) => {
+      const type = TYPES.get(name.slice(name.lastIndexOf('.')))
+      if (type === undefined) return undefined
+      const asset: DashboardAsset = {
+        contentType: type,
+        body: await readFile(join(dir, name)),
+        immutable: name !== 'index.html',
+      }
+      return [name, asset] as const
+    }),
+  )
+  return new Map(read.filter((entry) => entry !== undefined))
 }

@@ -9,27 +9,29 @@ import { SESSION_ID } from '../../state/sandbox-state.js'
 // English locale stays for the server's other readers of zod messages.
 useEnglishZodMessages()
 
-// One past the largest id once every id is used (createPet then answers 507).
-// (2^53 is not a safe integer, so zod's int() would refuse it.)
-const NextIdSchema = z.number().check(
-  z.refine((n) => Number.isInteger(n) && n >= 1 && n <= LIMITS.maxId + 1, {
-    message: `must be an integer from 1 to ${LIMITS.maxId + 1}`,
-  }),
-)
-
-/** Ids are unique and below `nextId`, so a loaded store never reuses an id. */
-const checkIds = z.superRefine((store: { nextId: number; pets: { id: number }[] }, ctx) => {
-  const seen = new Set<number>()
-  store.pets.forEach((pet, index) => {
-    if (seen.has(pet.id))
-      ctx.addIssue({ code: 'custom', path: ['pets', index, 'id'], message: 'is a duplicate id' })
-    seen.add(pet.id)
-    if (pet.id >= store.nextId)
-      ctx.addIssue({ code: 'custom', path: ['pets', index, 'id'], message: 'is not below nextId' })
-  })
-})
-
 const buildDataFileSchema = (nameMaxLength: number) => {
+  // One past the largest id once every id is used (createPet then answers 507).
+  // (2^53 is not a safe integer, so zod's int() would refuse it.)
+  const NextIdSchema = z.number().check(
+    z.refine((n) => Number.isInteger(n) && n >= 1 && n <= LIMITS.maxId + 1, {
+      message: `must be an integer from 1 to ${LIMITS.maxId + 1}`,
+    }),
+  )
+  /** Ids are unique and below `nextId`, so a loaded store never reuses an id. */
+  const checkIds = z.superRefine((store: { nextId: number; pets: { id: number }[] }, ctx) => {
+    const seen = new Set<number>()
+    store.pets.forEach((pet, index) => {
+      if (seen.has(pet.id))
+        ctx.addIssue({ code: 'custom', path: ['pets', index, 'id'], message: 'is a duplicate id' })
+      seen.add(pet.id)
+      if (pet.id >= store.nextId)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['pets', index, 'id'],
+          message: 'is not below nextId',
+        })
+    })
+  })
   // Names by the API's own rules (trimmed, 1 to nameMaxLength code points, no control characters).
   const PetsSchema = z.array(z.extend(PetSchema, { name: createPetNameSchema(nameMaxLength) }))
   /** One session's pets: the PetStore snapshot. */
@@ -71,6 +73,3 @@ export const dataFileSchema = (nameMaxLength: number = LIMITS.nameMaxCodePoints)
 }
 
 export type DataFile = z.infer<ReturnType<typeof dataFileSchema>>
-
-/** The data file schema with the default name limit (100 code points). */
-export const DataFileSchema = dataFileSchema()

@@ -379,7 +379,7 @@ export interface paths {
         };
         /**
          * The dashboard's event stream
-         * @description Server-Sent Events (`text/event-stream`), open until the client leaves. First a `snapshot` event (the body of `GET /__sandbox/quotas`) and a `backlog` event (the last 200 requests), then a `request` event for every request the API answers (method, path, status or `null` for no response, scenario, plan, session, request and response headers with secrets redacted, bodies capped at 8 KiB), a `snapshot` every second, and `change` events (`{"type": "reset"}`, `{"type": "keys"}`). The page reads it with fetch, so it can send the admin token as a header. At most 100 streams are open at once (503 `stream_limit_reached` with `Retry-After` past it), and a reader that stops reading is disconnected once 1 MiB waits for it.
+         * @description Server-Sent Events (`text/event-stream`), open until the client leaves. The stream watches one session (`__session` or `X-Sandbox-Session`, else `default`). First a `snapshot` event (the body of `GET /__sandbox/quotas` for the watched session) and a `backlog` event (the last 200 requests of every session, oldest first). Then: a `requests` event at most every 250 ms, sent only when requests were answered since the last one: `{"entries": [...], "skipped": N}`, the entries oldest first, at most 50, from every session, each a journal entry as `GET /__sandbox/requests` shows it (secrets redacted, long header values and bodies cut) but with `url` as path and query; `skipped` counts the requests answered since the previous batch that this one leaves out (the older ones past 50, or ones the journal's budget already dropped), so a page can say that it missed some. A `snapshot` every second; and a `change` event after each change made through the control API or the dashboard, `{"type": "reset" | "keys" | "scenario" | "clock", "session": "…"}`. The requests are read from the server-wide journal only while a stream is open: with none, nothing is built for it. The page reads the stream with fetch, so it can send the admin token as a header. At most 100 streams are open at once (503 `stream_limit_reached` with `Retry-After` past it), and a reader that stops reading is disconnected once 1 MiB waits for it.
          */
         get: operations["streamDashboardEvents"];
         put?: never;
@@ -692,6 +692,7 @@ export interface components {
              */
             masked?: true;
         };
+        /** @description One request the sandbox answered (or failed on purpose), as the journal shows it: `GET /__sandbox/requests` and the dashboard's event stream (`GET /__sandbox/requests.har` carries the same entries as HAR, the sandbox's fields under `_sandbox`). Each entry is bounded (at most 100 header lines, header values of 2,048 characters, 8,192 characters of each body), and every session's entries together are bounded by the server-wide budget (`--journal-max-entries`, default 10,000; `--journal-max-bytes`, default 32 MiB): past it the oldest entry of any session goes. */
         SandboxJournalEntry: {
             /** @description Ascending number of the entry within its session. */
             seq: number;
@@ -728,28 +729,28 @@ export interface components {
              * @description The routed operation, whatever the outcome; null when no API route matched.
              * @enum {string|null}
              */
-            operation?: "listPets" | "createPet" | "getPet" | null;
+            operation: "listPets" | "createPet" | "getPet" | null;
             /** @description Who called (contract §18): `key:<ref>` for a valid key, else `anon:<client address>`. */
-            caller?: string;
+            caller: string;
             /** @description The `<ref>` of the bearer token sent, valid or not (the redaction hint and 8 hex digits of a hash: never the key); null for none. */
-            keyRef?: string | null;
+            keyRef: string | null;
             /** @description The Error body's `code` when the answer is an Error, else null. */
-            code?: string | null;
+            code: string | null;
             /** @description True when the client went away before the answer (or the fault) reached it: a held answer (a `slow` delay, a `timeout`) it gave up on. */
-            aborted?: boolean;
+            aborted: boolean;
             /**
              * @description Where the answer came from: the sandbox, the upstream (a forwarded request, whatever came back), or a recording.
              * @enum {string}
              */
-            source?: "sandbox" | "upstream" | "replay";
+            source: "sandbox" | "upstream" | "replay";
             /** @description Rules of the contract the upstream's (or the recording's) answer broke, by stable id (`spec.<area>.<rule>`, `gap.<setting>`); empty otherwise. */
-            violations?: {
+            violations: {
                 rule: string;
                 message: string;
             }[];
         };
         SandboxJournalMessage: {
-            /** @description Lower-case header names; `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and `X-Api-Key` redacted. */
+            /** @description Lower-case header names. `Authorization` and `Proxy-Authorization` keep their scheme and a hint of the credential (`Bearer sand…(redacted)`); `Cookie`, `Set-Cookie`, `X-Api-Key` and headers named like a key, token, secret or password are `(redacted)`. A value longer than 2,048 characters is cut and ends with `…(cut N characters)`; past 99 header lines the rest are not kept, and one more, `x-sandbox-journal-dropped: N more header lines were not kept`, says how many. */
             headers: {
                 [key: string]: string;
             };
