@@ -62,7 +62,7 @@ export const compilePathRegExp = async (source: string, code: MatchErrorCode): P
       `is not a regular expression (${error instanceof Error ? error.message : String(error)})`,
     )
   }
-  const { RE2JS } = await import('re2js')
+  const { RE2JS } = await import('./re2js.js')
   let re2: InstanceType<typeof RE2JS>
   try {
     re2 = RE2JS.compile(RE2JS.translateRegExp(source))
