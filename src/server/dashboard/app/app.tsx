@@ -32,7 +32,13 @@ export const App = () => {
   if (dash.denied !== undefined) {
     return (
       <TokenPrompt
-        message={readToken() === null ? dash.denied.message : 'That token was refused.'}
+        message={
+          readToken() === null
+            ? dash.denied.message
+            : dash.stream === 'connecting'
+              ? 'Checking the token…'
+              : 'That token was refused.'
+        }
         onSaved={dash.reconnect}
       />
     )

@@ -48,9 +48,14 @@ export const useDashboard = (): DashboardState => {
 
   useEffect(() => {
     void attempt
-    setDenied(undefined)
+    // A refusal stays until the stream is let in: the panels mount only with a token the
+    // server took, so a wrong one costs one refused call, not one per panel (wrong admin
+    // tokens are throttled per address, docs/hardening.md).
     const stop = connectStream({
-      onState: setStream,
+      onState(state) {
+        setStream(state)
+        if (state === 'live') setDenied(undefined)
+      },
       onDenied: setDenied,
       onEvent(type, data) {
         if (type === 'snapshot' && isSnapshot(data)) {
@@ -79,7 +84,11 @@ export const useDashboard = (): DashboardState => {
     denied: denied ?? undefined,
     version,
     clearEntries: useCallback(() => setEntries([]), []),
-    reconnect: useCallback(() => setAttempt((a) => a + 1), []),
+    reconnect: useCallback(() => {
+      // Connecting from this render on: a token just entered reads "checking", not "refused".
+      setStream('connecting')
+      setAttempt((a) => a + 1)
+    }, []),
     refresh: useCallback(() => {
       call('GET', '/quotas').then(
         (data) => {
