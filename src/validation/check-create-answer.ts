@@ -1,4 +1,5 @@
 import type { FidelitySettings } from '../contract/fidelity.js'
+import { OWN_WORDS } from '../http/describe-issue.js'
 import type { Violation } from './answer-rules.js'
 import { AnswerPetSchema, firstIssue } from './spec-schemas.js'
 
@@ -68,7 +69,7 @@ export const checkCreateAnswer = (answer: CreateAnswer, out: Violation[]): void 
     }
   }
   if (status !== 201 || answer.value === undefined) return
-  const parsed = AnswerPetSchema.safeParse(answer.value)
+  const parsed = AnswerPetSchema.safeParse(answer.value, OWN_WORDS)
   if (!parsed.success) {
     out.push({
       rule: 'spec.create.body',

@@ -1,5 +1,6 @@
 import { ERROR_CODES, type ErrorCode } from '../contract/error-codes.js'
 import type { FidelitySettings } from '../contract/fidelity.js'
+import { OWN_WORDS } from '../http/describe-issue.js'
 import type { Violation } from './answer-rules.js'
 import { AnswerErrorSchema, firstIssue } from './spec-schemas.js'
 
@@ -40,7 +41,7 @@ export const checkErrorAnswer = (
   codes: ErrorCodeTable | undefined,
   out: Violation[],
 ): void => {
-  const parsed = AnswerErrorSchema.safeParse(value)
+  const parsed = AnswerErrorSchema.safeParse(value, OWN_WORDS)
   if (!parsed.success) {
     out.push({
       rule: 'spec.errors.body',

@@ -1,6 +1,7 @@
 import type { FidelitySettings } from '../contract/fidelity.js'
 import { LIMITS } from '../contract/limits.js'
 import { PET_STATUSES } from '../contract/pet.js'
+import { OWN_WORDS } from '../http/describe-issue.js'
 import { clampInteger, parsePositiveInteger } from '../http/query.js'
 import type { Violation } from './answer-rules.js'
 import { type HeaderSource, readHeader } from './read-header.js'
@@ -65,7 +66,7 @@ export const checkListAnswer = (answer: ListAnswer, out: Violation[]): void => {
   }
   if (status !== 200 || answer.value === undefined) return
 
-  const parsed = AnswerPetsSchema.safeParse(answer.value)
+  const parsed = AnswerPetsSchema.safeParse(answer.value, OWN_WORDS)
   if (!parsed.success) {
     out.push({
       rule: 'spec.list.body',

@@ -1,5 +1,6 @@
 import type { FidelitySettings } from '../contract/fidelity.js'
 import type { OperationId } from '../contract/operation-ids.js'
+import { OWN_WORDS } from '../http/describe-issue.js'
 import { HTTP_LAYER_STATUSES, OPERATION_STATUSES } from './allowed-statuses.js'
 import type { Violation } from './answer-rules.js'
 import { checkCreateAnswer } from './check-create-answer.js'
@@ -157,7 +158,7 @@ export const createAnswerValidator = (settings: AnswerValidatorSettings = {}): A
 }
 
 const checkGetBody = (answer: RoutedAnswer, value: unknown, out: Violation[]): void => {
-  const parsed = AnswerPetSchema.safeParse(value)
+  const parsed = AnswerPetSchema.safeParse(value, OWN_WORDS)
   if (!parsed.success) {
     out.push({
       rule: 'spec.get.body',
