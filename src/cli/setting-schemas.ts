@@ -170,8 +170,8 @@ export const SETTING_SCHEMAS = madeWhenRead({
     ),
   upstreamKey: () => matching(BEARER_TOKEN, BEARER_RULE),
   /** The upstream timeout in ms, once read with `parseDuration`. */
-  // No message of its own for NaN ("1d"): zod's English words, as before.
-  upstreamTimeoutMs: () => z.number().check(upstreamTimeoutRange()),
+  // NaN (what parseDuration gives for "1d") fails here: the rule, not zod's own words.
+  upstreamTimeoutMs: () => z.number({ error: UPSTREAM_TIMEOUT_RULE }).check(upstreamTimeoutRange()),
   /** The config file's `upstreamTimeout`: a duration string or a number of seconds. */
   upstreamTimeout: () =>
     z

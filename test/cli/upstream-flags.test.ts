@@ -55,6 +55,11 @@ describe('the upstream flags', () => {
     [['--upstream', 'https://s.test/v1?x=1'], /not an http\(s\) base URL/],
     [['--upstream-timeout', '0'], /--upstream-timeout: "0" must be a duration from 1ms to 300s/],
     [['--upstream-timeout', '6m'], /must be a duration/],
+    // A unit the flag does not take: the rule, never zod's "expected number, received NaN".
+    [
+      ['--upstream-timeout', '10y'],
+      /--upstream-timeout: "10y" must be a duration from 1ms to 300s/,
+    ],
     [['--replay-fallback', 'upstream'], /--replay-fallback: "upstream" must be miss or sandbox/],
     [['--upstream-key', 'a b'], /--upstream-key/],
   ])('refuses %j', (args, message) => {
