@@ -1,22 +1,18 @@
-import type { OperationId } from '../contract/operation-ids.js'
-import type { TransportFault } from '../http/types.js'
 import type { JournalEntry } from '../journal/journal.js'
 
-/** A journal entry as the rules read it: times in epoch ms by the sandbox clock, the headers they need parsed. */
-export interface JudgedRequest {
-  seq: number
+/**
+ * A journal entry as the rules read it: the entry's own fields (one definition, the
+ * journal's), times in epoch ms by the sandbox clock, the headers they need parsed.
+ */
+export interface JudgedRequest
+  extends Pick<
+    JournalEntry,
+    'seq' | 'method' | 'url' | 'operation' | 'caller' | 'keyRef' | 'status' | 'code' | 'fault'
+  > {
   /** When the request arrived. */
   at: number
   /** When its answer (or fault) left: `at` plus a scenario's delay. */
   answeredAt: number
-  method: string
-  url: string
-  operation: OperationId | null
-  caller: string
-  keyRef: string | null
-  status: number | null
-  code: string | null
-  fault: TransportFault | undefined
   /** The client went away before the answer reached it. */
   aborted: boolean
   /** The answer's `Retry-After`, in ms; null for none. */

@@ -164,7 +164,7 @@ export const handleRequest = async (
       let admitted = admit(session, caller, now)
       if (admitted instanceof Promise) admitted = await admitted
       rateLimitHeaders = admitted.headers
-      // A refusal (429, 403 banned) is answered without a throw: a client hammering
+      // A refusal (429 rate_limit_exceeded or api_key_banned) is answered without a throw: a client hammering
       // past its quota meets this branch on every request (decision 0021).
       if (admitted.refusal !== undefined) response = admitted.refusal.toResponse()
       else {
