@@ -2,8 +2,16 @@ import type { Pet } from '../contract/pet.js'
 import { IdSpaceExhaustedError } from '../db/id-space-exhausted-error.js'
 import { petJson } from '../db/pet-json.js'
 import { ApiError } from '../http/api-error.js'
+import type { Awaitable } from '../http/awaitable.js'
 import { readJson } from '../http/read-json.js'
+import type { SandboxResponse } from '../http/types.js'
 import { defineOperation } from './operation.js'
+
+/** The store's "no id left" as the contract's error. */
+const renameExhausted = (error: unknown): unknown =>
+  error instanceof IdSpaceExhaustedError
+    ? new ApiError('id_space_exhausted', 'No pet id below 2^53 is left; reset the sandbox.')
+    : error
 
 /**
  * POST /pets (createPet): validates a NewPet (under the fidelity settings:
@@ -14,28 +22,31 @@ export const createPet = defineOperation({
   id: 'createPet',
   method: 'POST',
   path: '/pets',
-  async run({ request, url, store, settings }) {
+  run({ request, url, store, settings }) {
     const newPet = readJson(request, settings.newPetSchema, {
       subject: 'The pet',
       notAnObject: 'The request body must be a JSON object (a NewPet).',
       maxBodyBytes: settings.fidelity.maxBodyBytes,
     })
-    let pet: Pet
-    try {
-      const created = store.create(newPet)
-      pet = created instanceof Promise ? await created : created
-    } catch (error) {
-      if (error instanceof IdSpaceExhaustedError)
-        throw new ApiError('id_space_exhausted', 'No pet id below 2^53 is left; reset the sandbox.')
-      throw error
-    }
-    return {
+    const created = (pet: Pet): SandboxResponse => ({
       status: 201,
       headers: {
         'Content-Type': 'application/json',
         Location: `${url.origin}${settings.basePath}/pets/${pet.id}`,
       },
       body: petJson(pet),
+    })
+    // Synchronous in memory (no microtask, decision 0039); a shared store's pet later.
+    let pet: Awaitable<Pet>
+    try {
+      pet = store.create(newPet)
+    } catch (error) {
+      throw renameExhausted(error)
     }
+    if (pet instanceof Promise)
+      return pet.then(created, (error: unknown) => {
+        throw renameExhausted(error)
+      })
+    return created(pet)
   },
 })

@@ -1,6 +1,7 @@
 import { LIMITS } from '../contract/limits.js'
 import { petJson } from '../db/pet-json.js'
 import { ApiError } from '../http/api-error.js'
+import { andThen } from '../http/awaitable.js'
 import { invalidParameter } from '../http/errors.js'
 import { parsePositiveInteger } from '../http/query.js'
 import { defineOperation, type SandboxSettings } from './operation.js'
@@ -33,14 +34,15 @@ export const getPet = defineOperation({
     Sunset: httpDate(settings.sunsetAt),
     Link: `<${url.origin}${settings.basePath}/pets>; rel="successor-version"`,
   }),
-  async run({ params, store, now, settings }) {
+  run({ params, store, now, settings }) {
     if (now >= settings.sunsetAt) throw operationRemoved(settings)
     const id = parsePositiveInteger(params.petId ?? '', LIMITS.maxId)
     if (id === undefined)
       throw invalidParameter('petId', `must be a decimal integer from 1 to ${LIMITS.maxId}`)
-    let pet = store.get(id)
-    if (pet instanceof Promise) pet = await pet
-    if (pet === undefined) throw new ApiError('pet_not_found', `No pet has the id ${id}.`)
-    return { status: 200, headers: { 'Content-Type': 'application/json' }, body: petJson(pet) }
+    // Synchronous in memory (no microtask, decision 0039); a shared store's pet later.
+    return andThen(store.get(id), (pet) => {
+      if (pet === undefined) throw new ApiError('pet_not_found', `No pet has the id ${id}.`)
+      return { status: 200, headers: { 'Content-Type': 'application/json' }, body: petJson(pet) }
+    })
   },
 })

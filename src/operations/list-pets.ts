@@ -3,6 +3,7 @@ import { LIMITS } from '../contract/limits.js'
 import { type PetStatus, PetStatusSchema } from '../contract/pet.js'
 import { petsJson } from '../db/pet-json.js'
 import type { PetPage } from '../db/pet-records.js'
+import { andThen } from '../http/awaitable.js'
 import { invalidParameter } from '../http/errors.js'
 import { clampInteger, parsePositiveInteger, singleParam } from '../http/query.js'
 import type { SandboxResponse } from '../http/types.js'
@@ -114,24 +115,24 @@ export const listPets = defineOperation({
   id: 'listPets',
   method: 'GET',
   path: '/pets',
-  async run({ url, store, settings }) {
+  run({ url, store, settings }) {
     const { fidelity } = settings
     const query = url.searchParams
     const limit = readLimit(query, fidelity)
     const status = readStatus(query, fidelity)
     const position = readPosition(query, fidelity)
-
-    let page =
-      status === 'none'
-        ? undefined
-        : store.list({ status, limit, afterId: position.afterId, offset: position.offset })
-    if (page instanceof Promise) page = await page
-    if (page === undefined) return answerPage(NO_PETS, { url, settings, limit, status, position })
-    // A store answers a repeated query with the same page: its answer is made once (decision 0021).
-    const made = answered.get(page)
-    if (made !== undefined && made.origin === url.origin) return made.answer
-    const answer = answerPage(page, { url, settings, limit, status, position })
-    answered.set(page, { origin: url.origin, answer })
-    return answer
+    if (status === 'none') return answerPage(NO_PETS, { url, settings, limit, status, position })
+    // Synchronous in memory (no microtask, decision 0039); a shared store's page later.
+    return andThen(
+      store.list({ status, limit, afterId: position.afterId, offset: position.offset }),
+      (page) => {
+        // A store answers a repeated query with the same page: its answer is made once (decision 0021).
+        const made = answered.get(page)
+        if (made !== undefined && made.origin === url.origin) return made.answer
+        const answer = answerPage(page, { url, settings, limit, status, position })
+        answered.set(page, { origin: url.origin, answer })
+        return answer
+      },
+    )
   },
 })

@@ -1,4 +1,5 @@
 import type { OperationId } from '../contract/operation-ids.js'
+import type { Awaitable } from '../http/awaitable.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { AnswerSource, JournalRecord, Violation } from '../journal/journal.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
@@ -60,10 +61,7 @@ const mergeHeaders = (
  * @example
  * const { response, record } = await finish(ctx, input)
  */
-export const finish = async (
-  ctx: PipelineContext,
-  input: FinishInput,
-): Promise<{ response: SandboxResponse; record: JournalRecord }> => {
+export const finish = (ctx: PipelineContext, input: FinishInput): Awaitable<Finished> => {
   const { request, session } = input
   const own = input.response
   const response: SandboxResponse = {
@@ -80,7 +78,7 @@ export const finish = async (
     response.body = null
   }
   const failed = response.fault !== undefined
-  let record = session.record({
+  const record = session.record({
     at: input.now,
     session: session.id,
     instance: ctx.instance,
@@ -103,9 +101,25 @@ export const finish = async (
     responseHeaders: failed ? null : response.headers,
     responseBody: failed ? null : response.body,
   })
-  // A shared store numbers it asynchronously; memory at once (no microtask, decision 0021).
-  if (record instanceof Promise) record = await record
-  if (ctx.state.events.has('request'))
-    await ctx.state.events.emit('request', toJournalEntry(record)).catch(ctx.onError)
-  return { response, record }
+  // A shared store numbers it asynchronously; memory at once (no microtask, decisions 0021, 0039).
+  if (record instanceof Promise) return record.then((made) => told(ctx, response, made))
+  return told(ctx, response, record)
+}
+
+interface Finished {
+  response: SandboxResponse
+  record: JournalRecord
+}
+
+/** The `request` event, only when someone listens (then the answer waits for the listeners). */
+const told = (
+  ctx: PipelineContext,
+  response: SandboxResponse,
+  record: JournalRecord,
+): Awaitable<Finished> => {
+  if (!ctx.state.events.has('request')) return { response, record }
+  return ctx.state.events
+    .emit('request', toJournalEntry(record))
+    .catch(ctx.onError)
+    .then(() => ({ response, record }))
 }

@@ -1,5 +1,6 @@
 import { parseAuthorization } from '../auth/parse-authorization.js'
 import { ApiError } from '../http/api-error.js'
+import { type Awaitable, drive } from '../http/awaitable.js'
 import { internalError } from '../http/errors.js'
 import type { Forwarder } from '../http/forwarder.js'
 import { renameErrorCode } from '../http/rename-error-code.js'
@@ -9,11 +10,11 @@ import { toJournalEntry } from '../journal/to-journal-entry.js'
 import { API_ROUTER } from '../operations/routes.js'
 import { DEFAULT_SESSION, type SessionState } from '../state/sandbox-state.js'
 import { STALE_RETRIES, StaleStateError } from '../state/stale-state.js'
-import { admit, peekQuota } from './admit.js'
+import { type Admission, admit, peekQuota } from './admit.js'
 import { type Caller, identify, requireKey } from './authenticate.js'
 import { finish } from './finish.js'
 import { locate } from './locate.js'
-import type { PipelineContext } from './pipeline-context.js'
+import type { PipelineContext, UpstreamHook } from './pipeline-context.js'
 import { allowedMethods, matchOperation, route } from './route.js'
 import { run } from './run.js'
 import { scenarioName, selectScenario } from './select-scenario.js'
@@ -87,17 +88,32 @@ const toResponse = (ctx: PipelineContext, error: unknown): SandboxResponse => {
  * select the scenario, route (404, 405), run (the scenario's hooks, then
  * validation and the operation), finish (headers, journal, event). A bare
  * `OPTIONS` on a known path is answered 204 with `Allow` after identification,
- * without quota. Resolves null for a request outside the base path.
+ * without quota. Null for a request outside the base path.
+ *
+ * The answer comes at once when nothing waits (the in-memory state, no
+ * delay to decide): no promise and no microtask on that path. A stage that
+ * waits (a shared store, a listener of the `request` event) makes it a
+ * promise from there on (decision 0039). Callers `await` it either way.
  *
  * @example
  * const answer = await handleRequest(ctx, request)
  */
-export const handleRequest = async (
+export const handleRequest = (
   ctx: PipelineContext,
   request: SandboxRequest,
   options: HandleOptions = {},
   attempt = 0,
-): Promise<Answer | null> => {
+): Awaitable<Answer | null> => drive(stages(ctx, request, options, attempt))
+
+// The stages as a generator that yields only what is pending (`drive`): each
+// `if (x instanceof Promise) x = yield x` is an `await` that costs nothing
+// when the value is already there.
+function* stages(
+  ctx: PipelineContext,
+  request: SandboxRequest,
+  options: HandleOptions,
+  attempt: number,
+): Generator<Promise<unknown>, Awaitable<Answer | null>, unknown> {
   const located = locate(ctx, request)
   if (located === undefined) return null
   const { url, path } = located
@@ -116,27 +132,27 @@ export const handleRequest = async (
   try {
     const auth = parseAuthorization(request.headers.authorization)
     const requested = requestedSession(url, request.headers)
-    // The state seam may answer now (memory) or later (Redis): await only what is pending,
-    // so an in-memory request pays no microtask per stage (decision 0021).
     let bound = auth.kind === 'bearer' ? ctx.state.keySession(auth.token) : undefined
-    if (bound instanceof Promise) bound = await bound
+    if (bound instanceof Promise) bound = (yield bound) as string | undefined
     const target = selectSession({ requested, boundTo: bound })
-    const identified = identify({ state: ctx.state, session: target, auth, request })
-    caller = identified instanceof Promise ? await identified : identified
+    let identified = identify({ state: ctx.state, session: target, auth, request })
+    if (identified instanceof Promise) identified = (yield identified) as Caller
+    caller = identified
     // Sessions belong to callers (decision 0026): without a valid key, `default` answers.
     let selected =
       caller.key === undefined
         ? ctx.state.session(DEFAULT_SESSION)
         : ctx.state.session(target, caller.owner)
-    if (selected instanceof Promise) selected = await selected
+    if (selected instanceof Promise) selected = (yield selected) as SessionState
     session = selected
     const ready = session.ready()
-    if (ready !== undefined) await ready
-    const moment = session.now()
-    now = moment instanceof Promise ? await moment : moment
+    if (ready instanceof Promise) yield ready
+    let moment = session.now()
+    if (moment instanceof Promise) moment = (yield moment) as number
+    now = moment
     if (ctx.upstream?.inFront(session.id)) {
       // Upstream mode (contract §17): forwarded, replayed or answered here, journaled there.
-      const done = await ctx.upstream.answer({
+      const done = (yield ctx.upstream.answer({
         request,
         url,
         path,
@@ -147,14 +163,15 @@ export const handleRequest = async (
         startedAt,
         forward: options.forward,
         notFoundHint: path === '' || path === '/' ? bareBasePathHint(ctx, options) : '',
-      })
+      })) as Awaited<ReturnType<UpstreamHook['answer']>>
       return new LazyAnswer(done.response, done.record, session)
     }
-    const sticky = session.sticky()
-    scenario = sticky instanceof Promise ? await sticky : sticky
+    let sticky = session.sticky()
+    if (sticky instanceof Promise) sticky = (yield sticky) as string
+    scenario = sticky
     if (request.method === 'OPTIONS' && match.kind === 'method-not-allowed') {
       // No operation answers OPTIONS, so a known path matches as "another method".
-      rateLimitHeaders = await peekQuota(session, caller, now)
+      rateLimitHeaders = (yield peekQuota(session, caller, now)) as Record<string, string>
       response = {
         status: 204,
         headers: { Allow: allowedMethods(match.allow).join(', ') },
@@ -162,7 +179,7 @@ export const handleRequest = async (
       }
     } else {
       let admitted = admit(session, caller, now)
-      if (admitted instanceof Promise) admitted = await admitted
+      if (admitted instanceof Promise) admitted = (yield admitted) as Admission
       rateLimitHeaders = admitted.headers
       // A refusal (429 rate_limit_exceeded or api_key_banned) is answered without a throw: a client hammering
       // past its quota meets this branch on every request (decision 0021).
@@ -177,7 +194,7 @@ export const handleRequest = async (
           url.pathname,
           path === '' || path === '/' ? bareBasePathHint(ctx, options) : '',
         )
-        response = await run(ctx, {
+        let ran = run(ctx, {
           request,
           url,
           operation,
@@ -187,6 +204,8 @@ export const handleRequest = async (
           now,
           rateLimit: rateLimitHeaders,
         })
+        if (ran instanceof Promise) ran = (yield ran) as SandboxResponse
+        response = ran
       }
     }
   } catch (error) {
@@ -200,10 +219,23 @@ export const handleRequest = async (
   if (ctx.settings.renamesErrorCodes)
     response = renameErrorCode(response, ctx.settings.fidelity.errorCodes)
   // A request refused before its session was known is journaled in `default`.
-  session ??= await ctx.state.session(DEFAULT_SESSION)
-  if (now === 0) now = await session.now()
+  if (session === undefined) {
+    let fallback = ctx.state.session(DEFAULT_SESSION)
+    if (fallback instanceof Promise) fallback = (yield fallback) as SessionState
+    session = fallback
+  }
+  if (now === 0) {
+    let moment = session.now()
+    if (moment instanceof Promise) moment = (yield moment) as number
+    now = moment
+  }
+  if (scenario === '') {
+    let sticky = session.sticky()
+    if (sticky instanceof Promise) sticky = (yield sticky) as string
+    scenario = sticky
+  }
   const auth = caller?.auth ?? parseAuthorization(request.headers.authorization)
-  const done = await finish(ctx, {
+  let done = finish(ctx, {
     request,
     url,
     response,
@@ -214,9 +246,10 @@ export const handleRequest = async (
     rateLimitHeaders,
     token: auth.kind === 'bearer' ? auth.token : undefined,
     keyValid: caller?.key !== undefined,
-    scenario: scenario === '' ? await session.sticky() : scenario,
+    scenario,
     plan: caller?.key?.plan,
     startedAt,
   })
+  if (done instanceof Promise) done = (yield done) as Awaited<typeof done>
   return new LazyAnswer(done.response, done.record, session)
 }

@@ -1,3 +1,4 @@
+import { type Awaitable, andThen } from '../http/awaitable.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { Operation } from '../operations/operation.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
@@ -24,7 +25,7 @@ export interface RunInput {
  * @example
  * const response = await run(ctx, { request, url, operation, params, scenario, session, now, rateLimit })
  */
-export const run = (ctx: PipelineContext, input: RunInput): Promise<SandboxResponse> => {
+export const run = (ctx: PipelineContext, input: RunInput): Awaitable<SandboxResponse> => {
   const { request, url, operation, params, scenario, session, now } = input
   const clock = { now: () => now }
   return runScenario(
@@ -38,14 +39,10 @@ export const run = (ctx: PipelineContext, input: RunInput): Promise<SandboxRespo
       rateLimit: input.rateLimit,
       random: () => session.random(scenario),
     },
-    async () =>
-      operation.run({
-        request,
-        url,
-        params,
-        store: await session.store(scenario),
-        now,
-        settings: ctx.settings,
-      }),
+    // Synchronous when the session's store is (memory, decision 0039).
+    () =>
+      andThen(session.store(scenario), (store) =>
+        operation.run({ request, url, params, store, now, settings: ctx.settings }),
+      ),
   )
 }

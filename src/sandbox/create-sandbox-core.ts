@@ -1,6 +1,7 @@
 import { createBaseKeys } from '../auth/key-registry.js'
 import type { FidelitySettings } from '../contract/fidelity.js'
 import type { PetStore } from '../db/pet-store.js'
+import type { Awaitable } from '../http/awaitable.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import { type Har, toHAR } from '../journal/to-har.js'
 import { type Answer, type HandleOptions, handleRequest } from '../pipeline/handle-request.js'
@@ -67,9 +68,11 @@ export interface SandboxCore<S extends string = never> extends SessionControls<S
   /**
    * @internal As `answer`, for a runtime whose request is already the core's
    * own shape (upper-case method, lower-case header names, absolute URL, bytes):
-   * nothing is checked or copied (the standalone server's hot path).
+   * nothing is checked or copied (the standalone server's hot path). The
+   * answer itself when nothing had to wait (memory), a promise otherwise; a
+   * programming error may be thrown rather than rejected (decision 0039).
    */
-  answerRequest(request: SandboxRequest, options?: HandleOptions): Promise<Answer | null>
+  answerRequest(request: SandboxRequest, options?: HandleOptions): Awaitable<Answer | null>
   /** Typed events for extensions: `request`, `change`, `reset`, `keys`, `scenario`, `clock`, `session`. */
   readonly events: {
     on<K extends keyof SandboxEvents>(type: K, listener: Listener<SandboxEvents[K]>): () => void
@@ -240,7 +243,8 @@ export const createSandboxCore = <const S extends string = never>(
         })
   const own = controlsOf(DEFAULT_SESSION)
   const resetDefault = own.reset
-  const answer = (request: HandleInput, handleOptions?: HandleOptions) =>
+  // Async: the public calls always answer a promise (and reject, never throw).
+  const answer = async (request: HandleInput, handleOptions?: HandleOptions) =>
     handleRequest(ctx, normalizeRequest(request), handleOptions)
 
   return Object.assign(own, {

@@ -1,4 +1,5 @@
 import { OPERATION_IDS } from '../contract/operation-ids.js'
+import type { Awaitable } from '../http/awaitable.js'
 import type { JournalEntry } from '../journal/journal.js'
 import { keyRef } from '../journal/key-ref.js'
 import type { ClientReport } from '../judge/finding.js'
@@ -6,7 +7,6 @@ import type { JudgeTools } from '../judge/judge-tools.js'
 import type { CoverageReport } from '../judge/measure-coverage.js'
 import type { ExpectOptions, RequestMatch } from '../judge/request-match.js'
 import { OPERATIONS } from '../operations/routes.js'
-import type { Awaitable } from '../state/sandbox-state.js'
 
 /** The judge's tools: passed in, so its lazily loaded code shares no module with the start-up code. */
 export const JUDGE_TOOLS: JudgeTools = { keyRef, operationIds: OPERATION_IDS }

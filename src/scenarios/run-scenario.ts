@@ -1,4 +1,5 @@
 import { ApiError } from '../http/api-error.js'
+import type { Awaitable } from '../http/awaitable.js'
 import type { SandboxResponse, TransportFault } from '../http/types.js'
 import type { Scenario, ScenarioContext } from './define-scenario.js'
 
@@ -32,29 +33,35 @@ const faultResponse = (scenario: Scenario, fault: TransportFault): SandboxRespon
  * @example
  * const response = await runScenario(scenario, ctx, () => operation.run(operationContext))
  */
-export const runScenario = async (
+export const runScenario = (
   scenario: Scenario,
   ctx: ScenarioContext,
-  operate: () => Promise<SandboxResponse> | SandboxResponse,
-): Promise<SandboxResponse> => {
+  operate: () => Awaitable<SandboxResponse>,
+): Awaitable<SandboxResponse> => {
   const delayMs =
     scenario.delayMs === undefined ? undefined : checkDelay(scenario, scenario.delayMs(ctx))
   const fault = typeof scenario.fault === 'function' ? scenario.fault(ctx) : scenario.fault
-  let response: SandboxResponse
-  if (fault !== undefined) {
-    response = faultResponse(scenario, fault)
-  } else {
-    try {
-      const forced = scenario.respond?.(ctx)
-      if (forced instanceof ApiError) throw forced
-      // A copy: a scenario may return the same response value every time.
-      response = forced === undefined ? await operate() : { ...forced }
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error
-      response = error.toResponse()
-    }
-  }
   // A copy: an operation may answer a shared, frozen value (a cached list page).
-  if (delayMs !== undefined && delayMs > 0) return { ...response, delayMs }
-  return response
+  const delayed = (response: SandboxResponse): SandboxResponse =>
+    delayMs !== undefined && delayMs > 0 ? { ...response, delayMs } : response
+  if (fault !== undefined) return delayed(faultResponse(scenario, fault))
+  let response: Awaitable<SandboxResponse>
+  try {
+    const forced = scenario.respond?.(ctx)
+    if (forced instanceof ApiError) throw forced
+    // A copy: a scenario may return the same response value every time.
+    response = forced === undefined ? operate() : { ...forced }
+  } catch (error) {
+    return delayed(answerApiError(error))
+  }
+  // Synchronous when the operation is (memory, decision 0039).
+  if (response instanceof Promise)
+    return response.then(delayed, (error: unknown) => delayed(answerApiError(error)))
+  return delayed(response)
+}
+
+/** An ApiError as its answer; anything else is a programming error, rethrown. */
+const answerApiError = (error: unknown): SandboxResponse => {
+  if (!(error instanceof ApiError)) throw error
+  return error.toResponse()
 }

@@ -1,6 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Awaitable } from '../http/awaitable.js'
 import type { Forwarder } from '../http/forwarder.js'
 import type { JournalRecord } from '../journal/journal.js'
+import type { Answer } from '../pipeline/handle-request.js'
 import type { SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { buildSandboxRequest, requestOrigin, requestUrl } from './build-sandbox-request.js'
 import { type BodyReadResult, readRequestBody, readRequestBodyNow } from './read-request-body.js'
@@ -53,34 +55,59 @@ export const oversized = (maxBodyBytes: number): Uint8Array => {
 
 /**
  * Answers a request below the API's base path through the core, without
- * Fetch objects. Resolves false when the core does not own the request (the
- * caller passes it on). An oversized body is not buffered: the core still
- * decides the answer (401 and 429 come first), and the connection closes.
+ * Fetch objects. False when the core does not own the request (the caller
+ * passes it on). An oversized body is not buffered: the core still decides
+ * the answer (401 and 429 come first), and the connection closes.
+ * Synchronous when nothing waits (a body already read, the in-memory state, no
+ * delay): then the answer is written before this returns (decision 0039).
  *
  * @example
  * if (!(await answerApiRequest(ctx, req, res))) next()
  */
-export const answerApiRequest = async (
+export const answerApiRequest = (
   ctx: ApiAnswerContext,
   req: IncomingMessage,
   res: ServerResponse,
   options: AnswerOptions = {},
-): Promise<boolean> => {
+): Awaitable<boolean> => {
   const url = requestUrl(req, requestOrigin(req, ctx.fallbackHost), options.path)
   if (url === undefined) return false
   const { maxBodyBytes } = ctx.sandbox.fidelity
-  const read: BodyReadResult =
-    options.body !== undefined
-      ? options.body !== null && options.body.byteLength > maxBodyBytes
+  if (options.body !== undefined)
+    return answerWithBody(
+      ctx,
+      { req, res, url, options },
+      options.body !== null && options.body.byteLength > maxBodyBytes
         ? { kind: 'too-large' }
-        : { kind: 'body', body: options.body }
-      : (readRequestBodyNow(req, maxBodyBytes) ?? (await readRequestBody(req, maxBodyBytes)))
+        : { kind: 'body', body: options.body },
+    )
+  const read = readRequestBodyNow(req, maxBodyBytes)
+  if (read !== undefined) return answerWithBody(ctx, { req, res, url, options }, read)
+  return readRequestBody(req, maxBodyBytes).then((later) =>
+    answerWithBody(ctx, { req, res, url, options }, later),
+  )
+}
+
+interface ApiExchange {
+  req: IncomingMessage
+  res: ServerResponse
+  url: string
+  options: AnswerOptions
+}
+
+const answerWithBody = (
+  ctx: ApiAnswerContext,
+  exchange: ApiExchange,
+  read: BodyReadResult,
+): Awaitable<boolean> => {
+  const { req, url, options } = exchange
   if (read.kind === 'aborted') {
     req.socket.destroy()
     return true
   }
+  const { maxBodyBytes } = ctx.sandbox.fidelity
   const tooLarge = read.kind === 'too-large'
-  const answer = await ctx.sandbox.answerRequest(
+  const answer = ctx.sandbox.answerRequest(
     buildSandboxRequest(req, { url, body: tooLarge ? oversized(maxBodyBytes) : read.body }),
     {
       passUnknownRoutes: options.passUnknownRoutes === true && !tooLarge,
@@ -88,6 +115,17 @@ export const answerApiRequest = async (
       forward: ctx.forward,
     },
   )
+  return answer instanceof Promise
+    ? answer.then((later) => writeAnswer(ctx, exchange, tooLarge, later))
+    : writeAnswer(ctx, exchange, tooLarge, answer)
+}
+
+const writeAnswer = (
+  ctx: ApiAnswerContext,
+  { req, res, options }: ApiExchange,
+  tooLarge: boolean,
+  answer: Answer | null,
+): Awaitable<boolean> => {
   if (answer === null) return false
   const { response, record } = answer
   if (tooLarge) {
@@ -105,6 +143,5 @@ export const answerApiRequest = async (
     // Only a held answer listens for the client going away (decision 0032).
     answer,
   })
-  if (written !== undefined) await written
-  return true
+  return written === undefined ? true : written.then(() => true)
 }

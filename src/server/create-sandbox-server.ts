@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream'
 import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
 import { checkOwnHandlers } from '../handlers/check-own-handlers.js'
 import { ApiError } from '../http/api-error.js'
+import type { Awaitable } from '../http/awaitable.js'
 import { internalError, routeNotFound } from '../http/errors.js'
 import type { JournalRecord } from '../journal/journal.js'
 import { belowBasePath } from '../pipeline/locate.js'
@@ -139,7 +140,66 @@ export const createSandboxServer = <const S extends string = never>(
     },
   }
 
-  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const routeControl = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    // Host and Origin first, for the dashboard's routes as for the control API's (contract §14).
+    const foreign = checkControlOrigin(req, allowedHosts)
+    if (foreign !== undefined) {
+      writeNow(res, {
+        ...foreign.toResponse(),
+        headers: { ...DASHBOARD_HEADERS, ...foreign.toResponse().headers },
+      })
+      return
+    }
+    if (await handleDashboardRequest(dashboard, req, res)) return
+    await handleControlRequest(control, req, res)
+  }
+
+  // What no API route answered: the server's index at `/`, else 404 `route_not_found`.
+  const answerNotFound = (req: IncomingMessage, res: ServerResponse, path: string): void => {
+    if (path === '/') {
+      writeNow(
+        res,
+        answerServerIndex(
+          req.method ?? 'GET',
+          serverLinks(requestOrigin(req, fallbackHost), basePath),
+        ),
+      )
+      return
+    }
+    writeNow(res, routeNotFound(path).toResponse())
+  }
+
+  // With the user's own handlers (config file, decision 0022): they come after the API's routes.
+  const routeWithHandlers = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    path: string,
+    below: string | undefined,
+    basePathHint: string | undefined,
+  ): Promise<void> => {
+    const url = requestUrl(req, requestOrigin(req, fallbackHost))
+    if (below !== undefined) {
+      if (url === undefined) {
+        if (await answerApiRequest(api, req, res, { basePathHint })) return
+      } else if (
+        await answerApiOrOwnHandlers({
+          api,
+          handlers,
+          req,
+          res,
+          url,
+          basePathHint: basePathHint ?? '',
+        })
+      )
+        return
+    } else if (url !== undefined && handlers.length > 0) {
+      if (await serveOwnHandlers(handlers, req, res, url)) return
+    }
+    answerNotFound(req, res, path)
+  }
+
+  // Synchronous for an API request answered at once (the hot path, decision 0039).
+  const route = (req: IncomingMessage, res: ServerResponse): Awaitable<void> => {
     if (req.url !== undefined && !req.url.startsWith('/')) {
       // An absolute-form target (`GET http://host/v1/pets`) is routed by its path.
       const url = requestUrl(req, 'http://localhost')
@@ -148,58 +208,34 @@ export const createSandboxServer = <const S extends string = never>(
     const target = req.url ?? '/'
     const path = pathOf(target)
     // Before CORS: the control API sends no Access-Control-Allow-* header at all (contract §14).
-    if (belowBasePath(path, CONTROL_PREFIX) !== undefined) {
-      // Host and Origin first, for the dashboard's routes as for the control API's (contract §14).
-      const foreign = checkControlOrigin(req, allowedHosts)
-      if (foreign !== undefined) {
-        writeNow(res, {
-          ...foreign.toResponse(),
-          headers: { ...DASHBOARD_HEADERS, ...foreign.toResponse().headers },
-        })
-        return
-      }
-      if (await handleDashboardRequest(dashboard, req, res)) return
-      await handleControlRequest(control, req, res)
-      return
-    }
+    if (belowBasePath(path, CONTROL_PREFIX) !== undefined) return routeControl(req, res)
     const below = belowBasePath(path, basePath)
     // The API's hot path writes the CORS headers with its answer (one writeHead, decision 0021).
     const corsHeaders =
       below !== undefined && handlers.length === 0 ? writtenWithAnswer(cors, req) : undefined
     if (corsHeaders === undefined && applyCors(req, res)) return
-    const origin = requestOrigin(req, fallbackHost)
-    const links = (): ReturnType<typeof serverLinks> => serverLinks(origin, basePath)
     // Only the bare base path's 404 names the dashboard and the document.
-    const basePathHint = below === '' || below === '/' ? describeLinks(links()) : undefined
-    if (below !== undefined && handlers.length === 0) {
-      if (await answerApiRequest(api, req, res, { basePathHint, headers: corsHeaders })) return
-      // Not the API's after all (a target that is not a path): the 404 below gets CORS the usual way.
+    const basePathHint =
+      below === '' || below === '/'
+        ? describeLinks(serverLinks(requestOrigin(req, fallbackHost), basePath))
+        : undefined
+    if (below === undefined || handlers.length > 0)
+      return routeWithHandlers(req, res, path, below, basePathHint)
+    const notTheApis = (): void => {
+      // Not the API's after all (a target that is not a path): the 404 gets CORS the usual way.
       if (corsHeaders !== undefined && applyCors(req, res)) return
-    } else {
-      const url = requestUrl(req, origin)
-      if (below !== undefined) {
-        if (url === undefined) {
-          if (await answerApiRequest(api, req, res, { basePathHint })) return
-        } else if (
-          await answerApiOrOwnHandlers({
-            api,
-            handlers,
-            req,
-            res,
-            url,
-            basePathHint: basePathHint ?? '',
-          })
-        )
-          return
-      } else if (url !== undefined && handlers.length > 0) {
-        if (await serveOwnHandlers(handlers, req, res, url)) return
-      }
+      answerNotFound(req, res, path)
     }
-    if (path === '/') {
-      writeNow(res, answerServerIndex(req.method ?? 'GET', links()))
-      return
-    }
-    writeNow(res, routeNotFound(path).toResponse())
+    const answered = answerApiRequest(api, req, res, { basePathHint, headers: corsHeaders })
+    if (answered === true) return
+    if (answered === false) return notTheApis()
+    return answered.then((done) => (done ? undefined : notTheApis()))
+  }
+
+  const failed = (res: ServerResponse, error: unknown): void => {
+    console.error('[petstore-sandbox] failed to answer a request:', error)
+    if (res.headersSent) res.destroy()
+    else writeNow(res, internalError().toResponse())
   }
 
   const onHttpRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -221,11 +257,14 @@ export const createSandboxServer = <const S extends string = never>(
       writeNow(res, refused.toResponse())
       return
     }
-    route(req, res).catch((error: unknown) => {
-      console.error('[petstore-sandbox] failed to answer a request:', error)
-      if (res.headersSent) res.destroy()
-      else writeNow(res, internalError().toResponse())
-    })
+    let routed: Awaitable<void>
+    try {
+      routed = route(req, res)
+    } catch (error) {
+      failed(res, error)
+      return
+    }
+    if (routed instanceof Promise) routed.catch((error: unknown) => failed(res, error))
   }
 
   const server = createServer(

@@ -59,7 +59,8 @@ export const sandboxMiddleware = (
       next()
       return
     }
-    answerApiRequest(ctx, req, res, { path, body: parsedBody(req) }).then(
+    // Async around it: a throw reaches `next` as a rejection does.
+    ;(async () => answerApiRequest(ctx, req, res, { path, body: parsedBody(req) }))().then(
       (handled) => {
         if (!handled) next()
       },

@@ -1,14 +1,12 @@
 import type { ApiKeyInfo, CreateKeyOptions } from '../auth/key-registry.js'
 import type { PlanLimits } from '../contract/plans.js'
 import type { PetRecords } from '../db/pet-records.js'
+import type { Awaitable } from '../http/awaitable.js'
 import type { JournalCapture, JournalEntry, JournalRecord } from '../journal/journal.js'
 import type { BucketSnapshot, RateLimitDecision, TakeRequest } from '../rate-limit/rate-limiter.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { Emitter } from './emitter.js'
 import type { SandboxEvents } from './sandbox-events.js'
-
-/** A value now, or later (a shared store answers asynchronously). */
-export type Awaitable<T> = T | Promise<T>
 
 /**
  * The state seam: everything a request reads or writes, for one session.
