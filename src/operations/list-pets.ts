@@ -6,6 +6,7 @@ import type { PetPage } from '../db/pet-records.js'
 import { andThen } from '../http/awaitable.js'
 import { invalidParameter } from '../http/errors.js'
 import { clampInteger, parsePositiveInteger, singleParam } from '../http/query.js'
+import type { UrlFields } from '../http/request-url.js'
 import type { SandboxResponse } from '../http/types.js'
 import { decodeCursor, encodeCursor } from './cursor.js'
 import { defineOperation, type SandboxSettings } from './operation.js'
@@ -76,7 +77,7 @@ const answered = new WeakMap<PetPage, { origin: string; answer: SandboxResponse 
 const answerPage = (
   page: PetPage,
   input: {
-    url: URL
+    url: UrlFields
     settings: SandboxSettings
     limit: number
     status: PetStatus | 'none' | undefined

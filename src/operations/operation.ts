@@ -3,6 +3,7 @@ import type { OperationId } from '../contract/operation-ids.js'
 import type { NewPet } from '../contract/pet.js'
 import type { PetRecords } from '../db/pet-records.js'
 import type { BodySchema } from '../http/read-json.js'
+import type { UrlFields } from '../http/request-url.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 
 export type { OperationId }
@@ -28,7 +29,7 @@ export interface SandboxSettings {
 /** Everything an operation needs to answer one request. */
 export interface OperationContext {
   request: SandboxRequest
-  url: URL
+  url: UrlFields
   /** Path parameters, still percent-encoded, e.g. `{ petId: '42' }`. */
   params: Readonly<Record<string, string>>
   /** The pets this request reads and writes (chosen by the state seam). */

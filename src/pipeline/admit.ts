@@ -1,6 +1,7 @@
 import { PLAN_LIMITS } from '../contract/plans.js'
 import type { ApiError } from '../http/api-error.js'
 import { rateLimited } from '../http/errors.js'
+import type { SandboxResponse } from '../http/types.js'
 import type { RateLimitDecision } from '../rate-limit/rate-limiter.js'
 import type { SessionState } from '../state/sandbox-state.js'
 import type { Caller } from './authenticate.js'
@@ -15,7 +16,7 @@ import type { Caller } from './authenticate.js'
  *
  * @example
  * const { headers, refusal } = await admit(session, caller, now)
- * if (refusal !== undefined) return refusal.toResponse()
+ * if (refusal !== undefined) return refusal.response
  */
 export const admit = (
   session: SessionState,
@@ -35,16 +36,41 @@ export const admit = (
 /** The rate limit's verdict on one request. */
 export interface Admission {
   headers: Record<string, string>
-  refusal: ApiError | undefined
+  refusal: Refusal | undefined
+}
+
+/** A 429 (`rate_limit_exceeded` or `api_key_banned`): the error, and its answer (frozen, shared). */
+export interface Refusal {
+  error: ApiError
+  response: SandboxResponse
+}
+
+// A client hammering past its quota gets the same few refusals over and over (one per code
+// and Retry-After): each is made once, not an Error and a JSON body per request (decision 0039).
+const REFUSALS_KEPT = 512
+const refusals = new Map<string, Refusal>()
+const refusalOf = (
+  code: 'rate_limit_exceeded' | 'api_key_banned',
+  retryAfterSeconds: number,
+): Refusal => {
+  const key = `${code} ${retryAfterSeconds}`
+  let refusal = refusals.get(key)
+  if (refusal === undefined) {
+    const error = rateLimited(code, { retryAfterSeconds })
+    const response = error.toResponse()
+    Object.freeze(response.headers)
+    refusal = { error, response: Object.freeze(response) }
+    if (refusals.size >= REFUSALS_KEPT) refusals.clear()
+    refusals.set(key, refusal)
+  }
+  return refusal
 }
 
 const toAdmission = (decision: RateLimitDecision): Admission => ({
   headers: decision.headers,
   refusal: decision.allowed
     ? undefined
-    : rateLimited(decision.code ?? 'rate_limit_exceeded', {
-        retryAfterSeconds: decision.retryAfterSeconds ?? 1,
-      }),
+    : refusalOf(decision.code ?? 'rate_limit_exceeded', decision.retryAfterSeconds ?? 1),
 })
 
 /**

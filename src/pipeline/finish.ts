@@ -1,5 +1,6 @@
 import type { OperationId } from '../contract/operation-ids.js'
 import type { Awaitable } from '../http/awaitable.js'
+import type { UrlFields } from '../http/request-url.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { AnswerSource, JournalRecord, Violation } from '../journal/journal.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
@@ -8,7 +9,7 @@ import type { PipelineContext } from './pipeline-context.js'
 
 export interface FinishInput {
   request: SandboxRequest
-  url: URL
+  url: UrlFields
   response: SandboxResponse
   session: SessionState
   now: number

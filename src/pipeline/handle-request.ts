@@ -154,7 +154,7 @@ function* stages(
       // Upstream mode (contract §17): forwarded, replayed or answered here, journaled there.
       const done = (yield ctx.upstream.answer({
         request,
-        url,
+        url: url.toURL(),
         path,
         match,
         session,
@@ -183,7 +183,7 @@ function* stages(
       rateLimitHeaders = admitted.headers
       // A refusal (429 rate_limit_exceeded or api_key_banned) is answered without a throw: a client hammering
       // past its quota meets this branch on every request (decision 0021).
-      if (admitted.refusal !== undefined) response = admitted.refusal.toResponse()
+      if (admitted.refusal !== undefined) response = admitted.refusal.response
       else {
         requireKey(caller)
         scenario = scenarioName(url, request.headers, scenario)

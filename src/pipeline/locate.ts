@@ -1,9 +1,10 @@
+import { parseRequestUrl, type RequestUrl } from '../http/request-url.js'
 import type { SandboxRequest } from '../http/types.js'
 import type { PipelineContext } from './pipeline-context.js'
 
 /** A request of the sandbox's: its URL and its path below the base path. */
 export interface LocatedRequest {
-  url: URL
+  url: RequestUrl
   /** The path below the base path: `/pets/7`, or `` for the base path itself. */
   path: string
 }
@@ -20,12 +21,8 @@ export const locate = (
   ctx: Pick<PipelineContext, 'origin' | 'settings'>,
   request: Pick<SandboxRequest, 'url'>,
 ): LocatedRequest | undefined => {
-  let url: URL
-  try {
-    url = new URL(request.url)
-  } catch {
-    return undefined
-  }
+  const url = parseRequestUrl(request.url)
+  if (url === undefined) return undefined
   if (ctx.origin !== undefined && url.origin !== ctx.origin) return undefined
   const path = belowBasePath(url.pathname, ctx.settings.basePath)
   return path === undefined ? undefined : { url, path }

@@ -1,4 +1,5 @@
 import { type Awaitable, andThen } from '../http/awaitable.js'
+import type { RequestUrl } from '../http/request-url.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { Operation } from '../operations/operation.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
@@ -8,7 +9,7 @@ import type { PipelineContext } from './pipeline-context.js'
 
 export interface RunInput {
   request: SandboxRequest
-  url: URL
+  url: RequestUrl | URL
   operation: Operation
   params: Record<string, string>
   scenario: Scenario
@@ -27,18 +28,18 @@ export interface RunInput {
  */
 export const run = (ctx: PipelineContext, input: RunInput): Awaitable<SandboxResponse> => {
   const { request, url, operation, params, scenario, session, now } = input
-  const clock = { now: () => now }
   return runScenario(
     scenario,
-    {
+    // Made only when a hook reads it (none for `default`), with its WHATWG URL (decision 0039).
+    () => ({
       operationId: operation.id,
       request,
-      url,
-      clock,
+      url: url instanceof URL ? url : url.toURL(),
+      clock: { now: () => now },
       settings: ctx.settings,
       rateLimit: input.rateLimit,
       random: () => session.random(scenario),
-    },
+    }),
     // Synchronous when the session's store is (memory, decision 0039).
     () =>
       andThen(session.store(scenario), (store) =>

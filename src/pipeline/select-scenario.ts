@@ -1,5 +1,6 @@
 import { singleParam } from '../http/query.js'
 import { readHeaderText } from '../http/read-header-text.js'
+import type { UrlFields } from '../http/request-url.js'
 import type { SandboxRequest } from '../http/types.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
@@ -12,7 +13,7 @@ import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
  * scenarioName(url, request.headers, 'default') // 'slow' for ?__scenario=slow
  */
 export const scenarioName = (
-  url: URL,
+  url: UrlFields,
   headers: SandboxRequest['headers'],
   sticky: string,
 ): string =>

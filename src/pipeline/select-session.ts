@@ -1,5 +1,6 @@
 import { invalidParameter } from '../http/errors.js'
 import { singleParam } from '../http/query.js'
+import type { UrlFields } from '../http/request-url.js'
 import type { SandboxRequest } from '../http/types.js'
 import { DEFAULT_SESSION, SESSION_ID } from '../state/sandbox-state.js'
 
@@ -12,7 +13,7 @@ import { DEFAULT_SESSION, SESSION_ID } from '../state/sandbox-state.js'
  * requestedSession(new URL('http://x/v1/pets?__session=w1'), {}) // 'w1'
  */
 export const requestedSession = (
-  url: URL,
+  url: UrlFields,
   headers: SandboxRequest['headers'],
 ): string | undefined => {
   const flag = singleParam(url.searchParams, '__session')

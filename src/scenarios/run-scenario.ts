@@ -35,19 +35,25 @@ const faultResponse = (scenario: Scenario, fault: TransportFault): SandboxRespon
  */
 export const runScenario = (
   scenario: Scenario,
-  ctx: ScenarioContext,
+  context: ScenarioContext | (() => ScenarioContext),
   operate: () => Awaitable<SandboxResponse>,
 ): Awaitable<SandboxResponse> => {
+  // Made only for a scenario with hooks that read it: `default` has none (decision 0039).
+  let made: ScenarioContext | undefined
+  const ctx = (): ScenarioContext => {
+    made ??= typeof context === 'function' ? context() : context
+    return made
+  }
   const delayMs =
-    scenario.delayMs === undefined ? undefined : checkDelay(scenario, scenario.delayMs(ctx))
-  const fault = typeof scenario.fault === 'function' ? scenario.fault(ctx) : scenario.fault
+    scenario.delayMs === undefined ? undefined : checkDelay(scenario, scenario.delayMs(ctx()))
+  const fault = typeof scenario.fault === 'function' ? scenario.fault(ctx()) : scenario.fault
   // A copy: an operation may answer a shared, frozen value (a cached list page).
   const delayed = (response: SandboxResponse): SandboxResponse =>
     delayMs !== undefined && delayMs > 0 ? { ...response, delayMs } : response
   if (fault !== undefined) return delayed(faultResponse(scenario, fault))
   let response: Awaitable<SandboxResponse>
   try {
-    const forced = scenario.respond?.(ctx)
+    const forced = scenario.respond?.(ctx())
     if (forced instanceof ApiError) throw forced
     // A copy: a scenario may return the same response value every time.
     response = forced === undefined ? operate() : { ...forced }

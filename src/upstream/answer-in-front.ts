@@ -151,7 +151,7 @@ export const answerInFront = async (
     if (config.localLimits) {
       const admitted = await admit(session, caller, now)
       rateLimit = admitted.headers
-      if (admitted.refusal !== undefined) throw admitted.refusal
+      if (admitted.refusal !== undefined) throw admitted.refusal.error
     }
     if (config.key !== undefined) requireKey(caller)
     // What the sandbox answers itself (a scenario) or from a recording, it answers as it
