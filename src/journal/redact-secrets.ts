@@ -34,14 +34,25 @@ const REDACTED = '(redacted)'
 
 /** True when a header or query parameter name reads as a secret's (see the rule above). */
 export const isSecretName = (name: string): boolean => {
-  const words = name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w !== '')
-  const last = words[words.length - 1]
-  return last !== undefined && SECRET_WORDS.has(last)
+  // The same few names come with every request (Redis mode redacts each entry it writes).
+  let secret = secretNames.get(name)
+  if (secret === undefined) {
+    const words = name
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter((w) => w !== '')
+    const last = words[words.length - 1]
+    secret = last !== undefined && SECRET_WORDS.has(last)
+    // Names are the client's to choose: a bounded memory, started over when full.
+    if (secretNames.size >= SECRET_NAMES_KEPT) secretNames.clear()
+    secretNames.set(name, secret)
+  }
+  return secret
 }
+
+const SECRET_NAMES_KEPT = 1024
+const secretNames = new Map<string, boolean>()
 
 /**
  * At most four characters, and never more than half, of a credential, then `…`.
@@ -94,12 +105,23 @@ export const redactHeader = (name: string, value: string): string => {
 export const redactHeaders = (
   headers: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> => {
-  // Own properties (Object.fromEntries): a header named `__proto__` is kept like any other.
-  return Object.fromEntries(
-    Object.entries(headers).flatMap(([name, value]) =>
-      value === undefined ? [] : [[name.toLowerCase(), redactHeader(name, value)]],
-    ),
-  )
+  const redacted: Record<string, string> = {}
+  for (const name of Object.keys(headers)) {
+    const value = headers[name]
+    if (value === undefined) continue
+    const lower = name.toLowerCase()
+    const kept = redactHeader(name, value)
+    // An own property: a header named `__proto__` is kept like any other.
+    if (lower === '__proto__')
+      Object.defineProperty(redacted, lower, {
+        value: kept,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
+    else redacted[lower] = kept
+  }
+  return redacted
 }
 
 const decodeName = (raw: string): string => {

@@ -36,6 +36,29 @@ describe('redactHeaders', () => {
     })
   })
 
+  it('keeps a header named __proto__ as an own header, drops undefined values, lower-cases names', () => {
+    const headers = JSON.parse('{"__proto__":"x","X-Token":"t0ken","Accept":"*/*"}') as Record<
+      string,
+      string | undefined
+    >
+    headers.gone = undefined
+    const redacted = redactHeaders(headers)
+    expect(Object.getPrototypeOf(redacted)).toBe(Object.prototype)
+    expect(Object.keys(redacted)).toEqual(['__proto__', 'x-token', 'accept'])
+    expect(Object.getOwnPropertyDescriptor(redacted, '__proto__')?.value).toBe('x')
+    expect(redacted['x-token']).toBe('(redacted)')
+  })
+
+  it('answers the same for a name asked again (memoized) as the first time', () => {
+    for (let round = 0; round < 3; round++) {
+      expect(isSecretName('X-Amz-Signature')).toBe(true)
+      expect(isSecretName('content-type')).toBe(false)
+    }
+    // More distinct names than are kept: the memory starts over and stays right.
+    for (let i = 0; i < 3000; i++) expect(isSecretName(`x-${i}-token`)).toBe(true)
+    expect(isSecretName('x-client-secret')).toBe(true)
+  })
+
   it('never shows a short credential whole', () => {
     expect(redactHeaders({ 'x-api-key': 'ab', authorization: 'Bearer x' })).toEqual({
       'x-api-key': '(redacted)',

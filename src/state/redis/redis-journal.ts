@@ -297,7 +297,9 @@ export const createRedisJournal = (
       list.push(record)
       if (!scheduled) {
         scheduled = true
-        process.nextTick(flush)
+        // After the requests node read in this turn of the event loop: their entries go to
+        // Redis in one call a session, and to the budget in one (decision 0039).
+        setImmediate(flush)
       }
       return record
     },
