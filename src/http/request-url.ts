@@ -43,13 +43,36 @@ class ParsedUrl implements RequestUrl {
 }
 
 // What a URL parser would leave exactly as written (decision 0039): `http(s)://`, a
-// lower-case host name or dotted-quad address and a port, a path of characters kept as they
-// are (no `%`, `\`, dot segment), a query without characters it would encode (no `'`, space,
-// `"`, `<`, `>`, non-ASCII), no fragment. Anything else goes through `new URL`.
-const PLAIN =
-  /^(https?):\/\/((?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*|(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9]))(?::([1-9][0-9]{0,4}))?(\/[A-Za-z0-9\-_~!$&()*+,;=:@/.]*)(\?[A-Za-z0-9\-._~!$&()*+,;=:@/?%]*)?$/
+// lower-case host name or dotted-quad address, a port that is not the scheme's default, a
+// path of characters kept as they are (no `%`, `\\`, dot segment), a query without the
+// characters it would encode (no `'`, space, `"`, `<`, `>`, non-ASCII), no fragment.
+// Anything else goes through `new URL`.
+const PLAIN_ORIGIN =
+  /^(https?):\/\/(?:(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])|(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*)(?::([1-9][0-9]{0,4}))?$/
 
 const DEFAULT_PORT: Readonly<Record<string, string>> = { http: '80', https: '443' }
+
+const table = (chars: string): Uint8Array => {
+  const kept = new Uint8Array(128)
+  for (let code = 48; code <= 57; code++) kept[code] = 1
+  for (let code = 65; code <= 90; code++) kept[code] = 1
+  for (let code = 97; code <= 122; code++) kept[code] = 1
+  for (const char of chars) kept[char.charCodeAt(0)] = 1
+  return kept
+}
+const PATH_KEPT = table('-_~!$&()*+,;=:@/.')
+const QUERY_KEPT = table('-._~!$&()*+,;=:@/?%')
+
+/** True when `origin` (scheme, host, port; no path) is one a URL parser keeps as written. */
+const plainOrigin = (origin: string): boolean => {
+  const parts = PLAIN_ORIGIN.exec(origin)
+  if (parts === null || origin.includes('xn--')) return false
+  const [, scheme, port] = parts as unknown as [string, string, string | undefined]
+  return port === undefined || (Number(port) <= 65_535 && port !== DEFAULT_PORT[scheme])
+}
+
+// Every request to one server names the same origin: the last one found plain is remembered.
+let lastOrigin = ''
 
 /**
  * A request's absolute URL, parsed; undefined when it is not one. The same
@@ -60,21 +83,20 @@ const DEFAULT_PORT: Readonly<Record<string, string>> = { http: '80', https: '443
  * parseRequestUrl('http://127.0.0.1:4010/v1/pets?limit=5')?.pathname // '/v1/pets'
  */
 export const parseRequestUrl = (href: string): RequestUrl | undefined => {
-  const plain = PLAIN.exec(href)
-  if (plain !== null) {
-    const [, scheme, host, port, path, query] = plain as unknown as [
-      string,
-      string,
-      string,
-      string | undefined,
-      string,
-      string | undefined,
-    ]
-    const portKept = port === undefined || (Number(port) <= 65_535 && port !== DEFAULT_PORT[scheme])
-    if (portKept && !hasDotSegment(path) && !host.startsWith('xn--') && !host.includes('.xn--')) {
-      const origin = port === undefined ? `${scheme}://${host}` : `${scheme}://${host}:${port}`
-      return new ParsedUrl(href, origin, path, query === undefined || query === '?' ? '' : query)
+  let pathStart = -1
+  if (lastOrigin !== '' && href.startsWith(lastOrigin) && href.charCodeAt(lastOrigin.length) === 47)
+    pathStart = lastOrigin.length
+  else {
+    const scheme = href.indexOf('://')
+    const slash = scheme === -1 ? -1 : href.indexOf('/', scheme + 3)
+    if (slash !== -1 && plainOrigin(href.slice(0, slash))) {
+      lastOrigin = href.slice(0, slash)
+      pathStart = slash
     }
+  }
+  if (pathStart !== -1) {
+    const plain = readPlainTarget(href, pathStart)
+    if (plain !== undefined) return new ParsedUrl(href, lastOrigin, plain[0], plain[1])
   }
   let url: URL
   try {
@@ -83,6 +105,28 @@ export const parseRequestUrl = (href: string): RequestUrl | undefined => {
     return undefined
   }
   return new ParsedUrl(url.href, url.origin, url.pathname, url.search, url)
+}
+
+/** The path and search of `href` from `start`, when a URL parser keeps them as written. */
+const readPlainTarget = (href: string, start: number): [string, string] | undefined => {
+  let query = -1
+  for (let at = start; at < href.length; at++) {
+    const code = href.charCodeAt(at)
+    if (code === 63) {
+      query = at
+      break
+    }
+    if (code >= 128 || PATH_KEPT[code] === 0) return undefined
+  }
+  if (query !== -1)
+    for (let at = query + 1; at < href.length; at++) {
+      const code = href.charCodeAt(at)
+      if (code >= 128 || QUERY_KEPT[code] === 0) return undefined
+    }
+  const path = query === -1 ? href.slice(start) : href.slice(start, query)
+  if (hasDotSegment(path)) return undefined
+  // `?` alone is an empty query: `search` is ``, as URL's.
+  return [path, query === -1 || query === href.length - 1 ? '' : href.slice(query)]
 }
 
 // `.` or `..` as a whole segment: a URL parser would resolve it.

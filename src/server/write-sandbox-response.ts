@@ -96,16 +96,21 @@ export const writeNow = (
     return
   }
   const body = response.body
-  const headers: Record<string, string | number> = {}
-  if (extra !== undefined) for (const name in extra) headers[name] = extra[name] as string
   const own = response.headers
-  for (const name in own) headers[name] = own[name] as string
+  // A flat name/value list, as an object would be written (an `own` header replaces an
+  // `extra` one of the same name, `Content-Length` is ours): no object built per answer.
+  const headers: (string | number)[] = []
+  if (extra !== undefined)
+    for (const name in extra)
+      if (!Object.hasOwn(own, name)) headers.push(name, extra[name] as string)
+  for (const name in own)
+    if (body === null || name !== 'Content-Length') headers.push(name, own[name] as string)
   if (body === null) {
     res.writeHead(response.status, headers)
     res.end()
     return
   }
-  headers['Content-Length'] = Buffer.byteLength(body)
+  headers.push('Content-Length', Buffer.byteLength(body))
   res.writeHead(response.status, headers)
   res.end(res.req.method === 'HEAD' ? undefined : body)
 }
