@@ -10,6 +10,15 @@ const headBytes = (req: IncomingMessage): number => {
   return size
 }
 
+// A UTF-16 code unit is at most 3 bytes of UTF-8: a string this short cannot pass the limit.
+const surelyWithin = (text: string, maxBytes: number): boolean => text.length * 3 <= maxBytes
+
+const headSurelyWithin = (req: IncomingMessage): boolean => {
+  let units = (req.method?.length ?? 0) + (req.url?.length ?? 0) + 12
+  for (const part of req.rawHeaders) units += part.length + 2
+  return units * 3 <= SERVER_LIMITS.maxHeaderBytes
+}
+
 /**
  * What the server refuses before routing (contract §15): an HTTP/1.1 request
  * without `Host` (400), a target over 8 KiB (414), a head over 16 KiB or over
@@ -23,7 +32,12 @@ const headBytes = (req: IncomingMessage): number => {
  * if (refused) return writeNow(res, refused.toResponse())
  */
 export const checkRequestHead = (req: IncomingMessage): ApiError | undefined => {
-  if (Buffer.byteLength(req.url ?? '') > SERVER_LIMITS.maxTargetBytes) {
+  const target = req.url ?? ''
+  // The byte counts only when the lengths leave a doubt (the hot path counts none).
+  if (
+    !surelyWithin(target, SERVER_LIMITS.maxTargetBytes) &&
+    Buffer.byteLength(target) > SERVER_LIMITS.maxTargetBytes
+  ) {
     return new ApiError(
       'uri_too_long',
       `The request target is longer than ${SERVER_LIMITS.maxTargetBytes} bytes.`,
@@ -35,7 +49,7 @@ export const checkRequestHead = (req: IncomingMessage): ApiError | undefined => 
       `The request has more than ${SERVER_LIMITS.maxHeaderLines} header lines.`,
     )
   }
-  if (headBytes(req) > SERVER_LIMITS.maxHeaderBytes) {
+  if (!headSurelyWithin(req) && headBytes(req) > SERVER_LIMITS.maxHeaderBytes) {
     return new ApiError(
       'header_too_large',
       `The request headers are larger than ${SERVER_LIMITS.maxHeaderBytes} bytes.`,
