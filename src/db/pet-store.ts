@@ -2,7 +2,7 @@ import { Collection } from '@msw/data'
 import { LIMITS } from '../contract/limits.js'
 import { type NewPet, PET_STATUSES, type Pet, PetSchema, type PetStatus } from '../contract/pet.js'
 import { IdSpaceExhaustedError } from './id-space-exhausted-error.js'
-import { PET_JSON } from './pet-json.js'
+import { PET_JSON, petJsonOf } from './pet-json.js'
 import type { ListPetsQuery, PetPage, PetRecords } from './pet-records.js'
 import { DEFAULT_PET_COUNT, DEFAULT_SEED, forEachSeedPet, type SeedOptions } from './seed-pets.js'
 import { SortedIds } from './sorted-ids.js'
@@ -357,7 +357,7 @@ export class PetStore implements PetRecords {
     // marks are known and nothing listens to the collection's own create hook.
     if (knownMarks && this.collection.hooks.listenerCount('create') === 0) {
       // Its JSON is needed at once (the 201), and kept with it (decision 0021).
-      const record = toRecord(pet, knownMarks, JSON.stringify(pet))
+      const record = toRecord(pet, knownMarks, petJsonOf(pet))
       ;(this.collection.all() as unknown as Pet[]).push(record)
       this.index(record)
       return record
@@ -373,7 +373,8 @@ export class PetStore implements PetRecords {
   }
 
   private index(stored: Pet): void {
-    this.pages.clear()
+    // A create empties it: a C++ call each time, so only when there is something to drop.
+    if (this.pages.size > 0) this.pages.clear()
     this.byId.set(stored.id, stored)
     this.all.insert(stored.id)
     this.byStatus.get(stored.status)?.insert(stored.id)
