@@ -50,8 +50,6 @@ class ParsedUrl implements RequestUrl {
 const PLAIN_ORIGIN =
   /^(https?):\/\/(?:(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])|(?:[a-z0-9-]+\.)*[a-z][a-z0-9-]*)(?::([1-9][0-9]{0,4}))?$/
 
-const DEFAULT_PORT: Readonly<Record<string, string>> = { http: '80', https: '443' }
-
 const table = (chars: string): Uint8Array => {
   const kept = new Uint8Array(128)
   for (let code = 48; code <= 57; code++) kept[code] = 1
@@ -68,7 +66,8 @@ const plainOrigin = (origin: string): boolean => {
   const parts = PLAIN_ORIGIN.exec(origin)
   if (parts === null || origin.includes('xn--')) return false
   const [, scheme, port] = parts as unknown as [string, string, string | undefined]
-  return port === undefined || (Number(port) <= 65_535 && port !== DEFAULT_PORT[scheme])
+  const defaultPort = scheme === 'http' ? '80' : '443'
+  return port === undefined || (Number(port) <= 65_535 && port !== defaultPort)
 }
 
 // Every request to one server names the same origin: the last one found plain is remembered.

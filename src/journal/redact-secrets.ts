@@ -105,23 +105,14 @@ export const redactHeader = (name: string, value: string): string => {
 export const redactHeaders = (
   headers: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> => {
-  const redacted: Record<string, string> = {}
-  for (const name of Object.keys(headers)) {
+  const entries: [string, string][] = []
+  for (const name in headers) {
     const value = headers[name]
-    if (value === undefined) continue
-    const lower = name.toLowerCase()
-    const kept = redactHeader(name, value)
-    // An own property: a header named `__proto__` is kept like any other.
-    if (lower === '__proto__')
-      Object.defineProperty(redacted, lower, {
-        value: kept,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      })
-    else redacted[lower] = kept
+    if (value === undefined || !Object.hasOwn(headers, name)) continue
+    entries.push([name.toLowerCase(), redactHeader(name, value)])
   }
-  return redacted
+  // Own properties (Object.fromEntries): a header named `__proto__` is kept like any other.
+  return Object.fromEntries(entries)
 }
 
 const decodeName = (raw: string): string => {

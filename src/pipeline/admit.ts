@@ -48,20 +48,23 @@ export interface Refusal {
 // A client hammering past its quota gets the same few refusals over and over (one per code
 // and Retry-After): each is made once, not an Error and a JSON body per request (decision 0039).
 const REFUSALS_KEPT = 512
-const refusals = new Map<string, Refusal>()
+const refusals = {
+  rate_limit_exceeded: new Map<number, Refusal>(),
+  api_key_banned: new Map<number, Refusal>(),
+}
 const refusalOf = (
   code: 'rate_limit_exceeded' | 'api_key_banned',
   retryAfterSeconds: number,
 ): Refusal => {
-  const key = `${code} ${retryAfterSeconds}`
-  let refusal = refusals.get(key)
+  const made = refusals[code]
+  let refusal = made.get(retryAfterSeconds)
   if (refusal === undefined) {
     const error = rateLimited(code, { retryAfterSeconds })
     const response = error.toResponse()
     Object.freeze(response.headers)
     refusal = { error, response: Object.freeze(response) }
-    if (refusals.size >= REFUSALS_KEPT) refusals.clear()
-    refusals.set(key, refusal)
+    if (made.size >= REFUSALS_KEPT) made.clear()
+    made.set(retryAfterSeconds, refusal)
   }
   return refusal
 }
