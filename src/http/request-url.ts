@@ -5,7 +5,7 @@
  * core's time (decision 0039).
  */
 export interface RequestUrl extends UrlFields {
-  /** The WHATWG URL (made once, on first use). */
+  /** A WHATWG URL of it (made once, on first use; changing it changes nothing here). */
   toURL(): URL
 }
 
@@ -27,16 +27,14 @@ class ParsedUrl implements RequestUrl {
     readonly origin: string,
     readonly pathname: string,
     readonly search: string,
-    url?: URL,
-  ) {
-    this.#url = url
-  }
+  ) {}
   get searchParams(): URLSearchParams {
     // As `URL.searchParams`: the query parsed as application/x-www-form-urlencoded.
-    this.#params ??= this.#url?.searchParams ?? new URLSearchParams(this.search)
+    this.#params ??= new URLSearchParams(this.search)
     return this.#params
   }
   toURL(): URL {
+    // Its own: a scenario's hook that changes it changes nothing the pipeline reads.
     this.#url ??= new URL(this.href)
     return this.#url
   }
@@ -103,7 +101,7 @@ export const parseRequestUrl = (href: string): RequestUrl | undefined => {
   } catch {
     return undefined
   }
-  return new ParsedUrl(url.href, url.origin, url.pathname, url.search, url)
+  return new ParsedUrl(url.href, url.origin, url.pathname, url.search)
 }
 
 /** The path and search of `href` from `start`, when a URL parser keeps them as written. */

@@ -35,7 +35,9 @@ const REDACTED = '(redacted)'
 /** True when a header or query parameter name reads as a secret's (see the rule above). */
 export const isSecretName = (name: string): boolean => {
   // The same few names come with every request (Redis mode redacts each entry it writes).
-  let secret = secretNames.get(name)
+  // Only short names are kept: a client chooses them, and a header name may be 16 KiB long.
+  const kept = name.length <= SECRET_NAME_KEPT_CHARS
+  let secret = kept ? secretNames.get(name) : undefined
   if (secret === undefined) {
     const words = name
       .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -45,13 +47,16 @@ export const isSecretName = (name: string): boolean => {
     const last = words[words.length - 1]
     secret = last !== undefined && SECRET_WORDS.has(last)
     // Names are the client's to choose: a bounded memory, started over when full.
-    if (secretNames.size >= SECRET_NAMES_KEPT) secretNames.clear()
-    secretNames.set(name, secret)
+    if (kept) {
+      if (secretNames.size >= SECRET_NAMES_KEPT) secretNames.clear()
+      secretNames.set(name, secret)
+    }
   }
   return secret
 }
 
 const SECRET_NAMES_KEPT = 1024
+const SECRET_NAME_KEPT_CHARS = 64
 const secretNames = new Map<string, boolean>()
 
 /**

@@ -22,7 +22,7 @@ import { requestedSession, selectSession } from './select-session.js'
 
 export interface HandleOptions {
   /**
-   * Resolve null for a path below the base path that no API route matches,
+   * Answer null for a path below the base path that no API route matches,
    * before anything is checked, so that the runtime can pass it to the
    * user's own handlers (default false: 404 `route_not_found` after the checks).
    */

@@ -8,6 +8,7 @@ import type { OperationId, SandboxSettings } from '../operations/operation.js'
 export interface ScenarioContext {
   operationId: OperationId
   request: SandboxRequest
+  /** The request's URL, to read: a copy (changing it changes neither the request nor its answer). */
   url: URL
   /** The sandbox clock, read-only: `now()` is the moment of this request. */
   clock: Pick<SandboxClock, 'now'>

@@ -25,7 +25,7 @@ export interface AnswerOptions {
   path?: string | undefined
   /** The body, when something before us has read the stream already (null: it had none). */
   body?: Uint8Array | null | undefined
-  /** Resolve false, before authentication, for a path no API route matches (the user's handlers come next). */
+  /** Answer false, before authentication, for a path no API route matches (the user's handlers come next). */
   passUnknownRoutes?: boolean | undefined
   /** Appended to the 404 for the bare base path (the server's dashboard and OpenAPI document). */
   basePathHint?: string | undefined

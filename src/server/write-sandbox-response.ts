@@ -102,7 +102,8 @@ export const writeNow = (
   const headers: (string | number)[] = []
   if (extra !== undefined)
     for (const name in extra)
-      if (!Object.hasOwn(own, name)) headers.push(name, extra[name] as string)
+      if (!Object.hasOwn(own, name) && (body === null || name !== 'Content-Length'))
+        headers.push(name, extra[name] as string)
   for (const name in own)
     if (body === null || name !== 'Content-Length') headers.push(name, own[name] as string)
   if (body === null) {

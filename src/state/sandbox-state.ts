@@ -10,9 +10,10 @@ import type { SandboxEvents } from './sandbox-events.js'
 
 /**
  * The state seam: everything a request reads or writes, for one session.
- * The pipeline awaits every call, so the in-memory state (synchronous) and a
- * shared state (Redis, asynchronous) are two implementations of this one
- * interface. See docs/decisions/0009-one-layering.md.
+ * Each call answers a value or a promise, and the pipeline waits only for a
+ * promise (decision 0039), so the in-memory state (synchronous) and a shared
+ * state (Redis, asynchronous) are two implementations of this one interface.
+ * See docs/decisions/0009-one-layering.md.
  */
 export interface SessionState {
   readonly id: string

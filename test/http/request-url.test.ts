@@ -187,4 +187,37 @@ describe('parseRequestUrl', () => {
     expect(parsed.toURL()).toBe(parsed.toURL())
     expect(parsed.searchParams.get('limit')).toBe('5')
   })
+
+  it('makes no URL for a plain URL, and one for a URL a parser would rewrite', () => {
+    const Real = globalThis.URL
+    let made = 0
+    globalThis.URL = class extends Real {
+      constructor(...args: ConstructorParameters<typeof URL>) {
+        super(...args)
+        made++
+      }
+    }
+    try {
+      parseRequestUrl('http://127.0.0.1:4010/v1/pets?limit=20')
+      parseRequestUrl('http://localhost:4010/v1/pets/7')
+      parseRequestUrl('https://api.example.com/v1/pets?status=sold&cursor=YWZ0ZXI6MjA')
+      expect(made).toBe(0)
+      parseRequestUrl('HTTP://LOCALHOST/v1/pets')
+      expect(made).toBe(1)
+    } finally {
+      globalThis.URL = Real
+    }
+  })
+
+  it('hands out a URL of its own, whichever way it parsed', () => {
+    for (const href of [
+      'http://127.0.0.1:4010/v1/pets?limit=5',
+      'http://LOCALHOST:4010/v1/pets?limit=5',
+    ]) {
+      const parsed = parseRequestUrl(href) as RequestUrl
+      parsed.toURL().searchParams.set('limit', '1')
+      expect(parsed.searchParams.get('limit'), href).toBe('5')
+      expect(parsed.search, href).toBe('?limit=5')
+    }
+  })
 })

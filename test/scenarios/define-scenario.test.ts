@@ -7,7 +7,7 @@ import {
   jsonResponse,
 } from '../../src/index.js'
 import { createSeededRandom } from '../../src/scenarios/create-seeded-random.js'
-import { callSandbox } from './call-sandbox.js'
+import { callSandbox, ORIGIN } from './call-sandbox.js'
 
 const maintenance = defineScenario({
   name: 'maintenance',
@@ -129,5 +129,29 @@ describe('createSeededRandom', () => {
     const first = createSeededRandom(42, 'x')()
     expect(createSeededRandom(42, 'y')()).not.toBe(first)
     expect(createSeededRandom(43, 'x')()).not.toBe(first)
+  })
+
+  it('gives hooks a URL of their own: changing it changes neither the answer nor the journal', async () => {
+    const meddling = defineScenario({
+      name: 'meddling',
+      description: 'Changes the query of the URL its hook is given.',
+      delayMs: (ctx) => {
+        ctx.url.searchParams.set('limit', '1')
+        return 0
+      },
+    })
+    const sandbox = createSandbox({ scenarios: [meddling] })
+    // A URL the fast path takes, and one a URL parser rewrites (the upper-case host).
+    for (const origin of [ORIGIN, 'https://API.example.test']) {
+      const response = await sandbox.handle({
+        method: 'GET',
+        url: `${origin}/v1/pets?limit=3&__scenario=meddling`,
+        headers: { authorization: 'Bearer sandbox-enterprise' },
+        body: null,
+      })
+      expect(JSON.parse(response?.body ?? 'null'), origin).toHaveLength(3)
+    }
+    const journal = sandbox.journal.list()
+    expect(journal.map((entry) => new URL(entry.url).searchParams.get('limit'))).toEqual(['3', '3'])
   })
 })

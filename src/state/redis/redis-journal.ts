@@ -297,9 +297,7 @@ export const createRedisJournal = (
       list.push(record)
       if (!scheduled) {
         scheduled = true
-        // After the requests node read in this turn of the event loop: their entries go to
-        // Redis in one call a session, and to the budget in one (decision 0039).
-        setImmediate(flush)
+        process.nextTick(flush)
       }
       return record
     },
