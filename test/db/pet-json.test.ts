@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { PET_STATUSES, type Pet } from '../../src/contract/pet.js'
+import { PET_STATUSES, type Pet, PetSchema } from '../../src/contract/pet.js'
 import { petJsonOf, petsJson } from '../../src/db/pet-json.js'
 
 const pets = fc.record({
@@ -21,6 +21,19 @@ describe('petJsonOf', () => {
       }),
       { numRuns: 5_000 },
     )
+  })
+
+  it("writes every field of the contract's Pet, in the schema's order (a new field fails here)", () => {
+    const fields = Object.keys(PetSchema.shape)
+    const pet = Object.fromEntries(
+      fields.map((field, i) => [
+        field,
+        field === 'status' ? 'pending' : field === 'name' ? 'Rex' : i + 1,
+      ]),
+    ) as Pet
+    const written = JSON.parse(petJsonOf(pet)) as Record<string, unknown>
+    expect(Object.keys(written)).toEqual(fields)
+    expect(written).toEqual(pet)
   })
 
   it('escapes quotes, backslashes, control characters and lone surrogates as JSON does', () => {
