@@ -2,7 +2,7 @@
 // every source file, Lua scripts and the CLI's internals included; this keeps
 // the ones the package entries' declarations reach (through `from '…'` and
 // `import('…')`) and deletes the rest. Run by scripts/build.mjs after tsc.
-import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 
 /** The declaration of each package entry: the exports map's `types`, from dist/. */
@@ -50,8 +50,22 @@ const removeEmptyFolders = (folder) => {
   if (readdirSync(folder).length === 0) rmdirSync(folder)
 }
 
+// A side-effect import (`import './redis-store.js'`) carries no types, yet tsc keeps it in the
+// declaration, and the file it names is bundled away: TypeScript 7, and 5.9 with
+// --noUncheckedSideEffectImports, then fail on it (issue 31, item 8).
+const SIDE_EFFECT_IMPORT = /^import\s+['"][^'"]+['"];?[ \t]*\r?\n/gm
+
 /**
- * Deletes every declaration in `dist` that no entry reaches; returns how many.
+ * Removes the side-effect imports from a declaration file's text.
+ *
+ * @example
+ * withoutSideEffectImports("import './x.js';\nexport {};\n") // 'export {};\n'
+ */
+export const withoutSideEffectImports = (text) => text.replace(SIDE_EFFECT_IMPORT, '')
+
+/**
+ * Deletes every declaration in `dist` that no entry reaches, and the side-effect
+ * imports of those kept; returns how many were deleted.
  *
  * @example
  * pruneDeclarations('dist')
@@ -60,6 +74,12 @@ export const pruneDeclarations = (dist) => {
   const keep = reachableDeclarations(dist)
   const drop = declarationsIn(dist).filter((name) => !keep.has(name))
   for (const name of drop) rmSync(join(dist, name))
+  for (const name of keep) {
+    const path = join(dist, name)
+    const text = readFileSync(path, 'utf8')
+    const pruned = withoutSideEffectImports(text)
+    if (pruned !== text) writeFileSync(path, pruned)
+  }
   removeEmptyFolders(dist)
   return drop.length
 }

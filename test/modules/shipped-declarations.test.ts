@@ -1,8 +1,12 @@
 import { execFileSync } from 'node:child_process'
-import { rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ENTRY_DECLARATIONS, reachableDeclarations } from '../../scripts/prune-declarations.mjs'
+import {
+  ENTRY_DECLARATIONS,
+  reachableDeclarations,
+  withoutSideEffectImports,
+} from '../../scripts/prune-declarations.mjs'
 import { installPacked, ROOT } from '../support/install-packed.js'
 
 // Issue 21, point 3: only the public API's declarations ship (state/redis/lua.d.ts,
@@ -31,6 +35,21 @@ describe('the declarations in the packed package', () => {
     for (const entry of ENTRY_DECLARATIONS) expect(declarations).toContain(`dist/${entry}`)
   })
 
+  it('import only files that ship, side-effect imports included (regression: ./redis-store.js, TS2882)', () => {
+    const shipped = new Set(declarations)
+    const missing: string[] = []
+    for (const path of declarations) {
+      const code = readFileSync(join(ROOT, path), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '')
+      for (const [, specifier] of code.matchAll(
+        /(?:from\s+|import\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g,
+      )) {
+        const target = join(dirname(path), (specifier as string).replace(/\.js$/, '.d.ts'))
+        if (!shipped.has(target)) missing.push(`${path} -> ${specifier}`)
+      }
+    }
+    expect(missing).toEqual([])
+  })
+
   it('leave out the internals: the Lua scripts, the Redis state, the CLI, the dashboard page', () => {
     for (const internal of [
       /^dist\/state\/redis\//,
@@ -45,28 +64,26 @@ describe('the declarations in the packed package', () => {
   })
 })
 
-describe('a TypeScript project using the packed package', () => {
-  let project: string
-  beforeAll(() => {
-    project = installPacked('petstore-sandbox-types-', [
-      'typescript',
-      '@types/node',
-      'undici-types',
-    ])
-  }, 120_000)
-  afterAll(() => {
-    if (project !== undefined) rmSync(project, { recursive: true, force: true })
-  })
+// Issue 31, item 8: the published declarations imported a file the build had removed; a user's
+// `tsc` failed on TypeScript 7 (TS2882) and on 5.9 with --noUncheckedSideEffectImports (TS2307).
+// A user's project is checked with both, no skipLibCheck, importing every entry of the exports map.
+const COMPILERS = [
+  {
+    name: 'TypeScript 5.9, --noUncheckedSideEffectImports',
+    tsc: 'node_modules/typescript/bin/tsc',
+  },
+  { name: 'the latest TypeScript (7)', tsc: 'node_modules/typescript-latest/bin/tsc' },
+]
 
-  it('type-checks every entry, and a typo in a scenario name fails', () => {
-    writeFileSync(
-      join(project, 'consumer.ts'),
-      `import { http, HttpResponse } from 'msw'
+const CONSUMER = `import { http, HttpResponse } from 'msw'
 import { createSandbox, defineScenario, type Sandbox } from 'petstore-sandbox'
 import { setupSandbox } from 'petstore-sandbox/node'
 import type { BrowserSandboxOptions } from 'petstore-sandbox/browser'
 import { installSandbox, type PlaywrightSandbox } from 'petstore-sandbox/playwright'
-import { createSandboxServer, defineConfig } from 'petstore-sandbox/server'
+import { createSandboxServer, defineConfig, verify } from 'petstore-sandbox/server'
+import { sandboxMatchers, type SandboxMatchers } from 'petstore-sandbox/matchers'
+import 'petstore-sandbox/vitest'
+import 'petstore-sandbox/jest'
 
 const maintenance = defineScenario({ name: 'maintenance', description: 'Writes answer 503.' })
 const sandbox: Sandbox<'maintenance'> = createSandbox({ scenarios: [maintenance] })
@@ -79,10 +96,22 @@ const options: BrowserSandboxOptions = { persist: true, quiet: true }
 const server = createSandboxServer({ handlers: [http.get('*/health', () => HttpResponse.json({}))] })
 server.sandbox.scenario.set('empty')
 export const config = defineConfig({ scenarios: [maintenance], scenario: 'maintenance' })
+export const matchers: SandboxMatchers = sandboxMatchers as SandboxMatchers
 export type { PlaywrightSandbox }
-export { installSandbox, options }
-`,
-    )
+export { installSandbox, options, verify }
+`
+
+describe('a TypeScript project using the packed package', () => {
+  let project: string
+  beforeAll(() => {
+    project = installPacked('petstore-sandbox-types-', [
+      'typescript',
+      'typescript-latest',
+      '@types/node',
+      'undici-types',
+      'vitest',
+    ])
+    writeFileSync(join(project, 'consumer.ts'), CONSUMER)
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
@@ -94,20 +123,41 @@ export { installSandbox, options }
           types: ['node'],
           strict: true,
           noEmit: true,
+          noUncheckedSideEffectImports: true,
           // Checked too: a declaration that imports a file the package left out fails here.
           skipLibCheck: false,
         },
         files: ['consumer.ts'],
       }),
     )
-    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc')
-    const result = (() => {
-      try {
-        return execFileSync(process.execPath, [tsc, '-p', '.'], { cwd: project, encoding: 'utf8' })
-      } catch (error) {
-        return String((error as { stdout?: unknown }).stdout ?? error)
-      }
-    })()
-    expect(result).toBe('')
-  }, 60_000)
+  }, 120_000)
+  afterAll(() => {
+    if (project !== undefined) rmSync(project, { recursive: true, force: true })
+  })
+
+  it.each(COMPILERS)(
+    'type-checks every entry with $name, and a typo in a scenario name fails',
+    ({ tsc }) => {
+      const result = (() => {
+        try {
+          return execFileSync(process.execPath, [join(ROOT, tsc), '-p', '.'], {
+            cwd: project,
+            encoding: 'utf8',
+          })
+        } catch (error) {
+          return String((error as { stdout?: unknown }).stdout ?? error)
+        }
+      })()
+      expect(result).toBe('')
+    },
+    300_000,
+  )
+})
+
+describe('withoutSideEffectImports', () => {
+  it('drops a bare import and keeps every import that binds a name', () => {
+    const text =
+      "import './redis-store.js';\nimport type { A } from './a.js';\nimport './b.js'\nexport {};\n"
+    expect(withoutSideEffectImports(text)).toBe("import type { A } from './a.js';\nexport {};\n")
+  })
 })
