@@ -39,6 +39,7 @@ const html = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>petstore-sandbox dashboard</title>
+<link rel="icon" type="image/svg+xml" href="/__sandbox/assets/icon.svg">
 <link rel="stylesheet" href="/__sandbox/assets/${style}">
 <script type="module" src="/__sandbox/assets/${script}"></script>
 </head>
@@ -48,3 +49,7 @@ const html = `<!doctype html>
 </html>
 `
 await writeFile(join(outdir, 'index.html'), html)
+// The page's icon (issue 31, item 15: without one, every browser logged a 404 for /favicon.ico).
+const icon = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#1f6f5c"/><g fill="#fff"><ellipse cx="16" cy="21" rx="6.5" ry="5.5"/><circle cx="8.5" cy="13" r="2.6"/><circle cx="13.5" cy="8.5" r="2.6"/><circle cx="18.5" cy="8.5" r="2.6"/><circle cx="23.5" cy="13" r="2.6"/></g></svg>
+`
+await writeFile(join(outdir, 'icon.svg'), icon)

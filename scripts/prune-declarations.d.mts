@@ -7,3 +7,5 @@ export declare const reachableDeclarations: (
 ) => Set<string>
 /** Deletes every declaration in `dist` that no entry reaches; returns how many. */
 export declare const pruneDeclarations: (dist: string) => number
+/** Removes the side-effect imports (`import './x.js'`) from a declaration file's text. */
+export declare const withoutSideEffectImports: (text: string) => string

@@ -12,6 +12,7 @@ import { CliUsageError, parseCliArgs } from './parse-cli-args.js'
 import { parseConfigFile } from './parse-config-file.js'
 import { showSeedProgress } from './seed-progress.js'
 import { resolveServeSettings, type ServeSettings } from './serve-settings.js'
+import { shouldLogRequest } from './should-log-request.js'
 
 // The CLI only parses arguments and starts things (see docs/architecture.md).
 
@@ -168,7 +169,11 @@ try {
     adminToken,
     allowedHosts: settings.allowedHosts,
     baseUrl: basePath,
-    onRequest: quiet ? undefined : (entry) => process.stdout.write(`${formatLogLine(entry)}\n`),
+    onRequest: quiet
+      ? undefined
+      : (entry) => {
+          if (shouldLogRequest(entry)) process.stdout.write(`${formatLogLine(entry)}\n`)
+        },
   })
 } catch (error) {
   // Options that createSandbox refuses (an unknown scenario, say) are bad arguments.

@@ -4,6 +4,7 @@ import { useEnglishZodMessages } from '../contract/zod-messages.js'
 import { entriesFromHAR } from '../judge/entries-from-har.js'
 import type { ClientReport, FindingLevel } from '../judge/finding.js'
 import { reportClient } from '../judge/report-client.js'
+import { countOf } from '../verify/count-of.js'
 
 /** The text of `petstore-sandbox report --help`. */
 export const REPORT_HELP = `Usage: petstore-sandbox report --from FILE.har [--fail-on error|warning] [--json]
@@ -121,7 +122,7 @@ export const runReportCommand = async (
     const all = reports.flatMap((r) => r.findings)
     const errors = all.filter((f) => f.level === 'error').length
     io.stdout.write(
-      `${reports.length === 0 ? 'The HAR holds no requests.' : reports.map(showReport).join('\n\n')}\n\n${all.length} findings (${errors} errors, ${all.length - errors} warnings)${failing ? `: failing on ${failOn}` : ''}.\n`,
+      `${reports.length === 0 ? 'The HAR holds no requests.' : reports.map(showReport).join('\n\n')}\n\n${countOf(all.length, 'finding')} (${countOf(errors, 'error')}, ${countOf(all.length - errors, 'warning')})${failing ? `: failing on ${failOn}` : ''}.\n`,
     )
   }
   return failing ? 1 : 0

@@ -29,7 +29,11 @@ export const describeRequest = (input: {
     status,
     ms: input.ms,
     scenario: entry?.scenario ?? '-',
-    plan: entry === undefined ? '-' : (entry.plan ?? 'no-key'),
+    // A key the sandbox does not know (passed on to an upstream, or refused) is not "no key".
+    plan:
+      entry === undefined
+        ? '-'
+        : (entry.plan ?? (entry.token === undefined ? 'no-key' : 'unknown-key')),
     session: entry?.session ?? '-',
     ...(entry === undefined || entry.source === 'sandbox'
       ? {}

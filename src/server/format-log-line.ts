@@ -8,7 +8,7 @@ export interface RequestLogEntry {
   ms: number
   /** The scenario that answered, or `-` outside the API. */
   scenario: string
-  /** The plan of the caller's key, `no-key` without a valid key, or `-` outside the API. */
+  /** The plan of the caller's key, `no-key` without one, `unknown-key` for a key the sandbox does not know, `-` outside the API. */
   plan: string
   /** The session that answered, or `-` outside the API. */
   session: string

@@ -1,9 +1,16 @@
+import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, join, normalize, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseCliArgs } from '../../src/cli/parse-cli-args.js'
 import { parseVerifyArgs } from '../../src/cli/parse-verify-args.js'
-import { type MarkdownPage, markdownFiles, ROOT, readMarkdown } from './read-markdown.js'
+import {
+  type MarkdownPage,
+  markdownFiles,
+  parseMarkdown,
+  ROOT,
+  readMarkdown,
+} from './read-markdown.js'
 
 // Issue 21, point 5: a README a newcomer can use, and guides that cannot rot.
 // Every relative link and anchor resolves; every README snippet is a file
@@ -203,4 +210,80 @@ describe('links and commands in README.md and docs/', () => {
     )
     expect(bad).toEqual([])
   })
+})
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/
+
+/** Fenced blocks that do not close on a fence line of their own (CommonMark runs them on). */
+const unclosedFences = (page: MarkdownPage): string[] =>
+  page.blocks
+    .filter((block) => FENCE.test(page.lines[block.line - 1] ?? ''))
+    .flatMap((block) => {
+      const open = FENCE.exec(page.lines[block.line - 1] ?? '')?.[1] ?? '```'
+      const lines = block.text === '' ? 0 : block.text.split('\n').length - 1
+      const closing = page.lines[block.line + lines] ?? ''
+      const closes = new RegExp(`^ {0,3}${open[0] === '`' ? '`' : '~'}{${open.length},}\\s*$`)
+      return closes.test(closing) ? [] : [`${where(page, block.line)}: the fence never closes`]
+    })
+
+/** Code blocks (other than Markdown and shell) that hold a heading: a fence swallowed the text. */
+const headingsInCode = (page: MarkdownPage): string[] =>
+  page.blocks
+    .filter((block) => !['md', 'markdown', 'sh', 'bash', 'text', ''].includes(block.lang))
+    .filter((block) => /^#{2,6} \S/m.test(block.text))
+    .map((block) => `${where(page, block.line)}: a heading inside a ${block.lang} block`)
+
+// Issue 31, item 12: docs/control-api.md closed a fence with "``` `POST …`", which is no
+// closing fence in CommonMark: a third of the page, headings included, rendered as code.
+// The pages are read by micromark (a CommonMark parser), so they are checked as rendered.
+describe('Markdown as a CommonMark renderer reads it', () => {
+  it('finds the fence that does not close (regression: control-api.md line 46)', () => {
+    const page = parseMarkdown(
+      'regression.md',
+      '# A\n\n```json\n{ "a": 1 }\n``` `POST /x`\nrefuses another value.\n\n## B\n\nText.\n',
+    )
+    expect(unclosedFences(page)).toEqual(['regression.md:3: the fence never closes'])
+    expect(page.sections).toEqual([])
+  })
+
+  it('every fence in README.md and docs/ closes, and no heading hides in code', () => {
+    const pages = [README, ...DOCS]
+    expect(pages.flatMap(unclosedFences)).toEqual([])
+    expect(pages.flatMap(headingsInCode)).toEqual([])
+  })
+})
+
+/** The files `npm pack` would publish (README.md included), as paths from the package's root. */
+const packedFiles = (): string[] => {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  })
+  return ((JSON.parse(out) as { files: { path: string }[] }[])[0]?.files ?? []).map((f) => f.path)
+}
+
+// Issue 31, item 14: 13 links in the shipped docs pointed into examples/, which the package
+// does not ship. A user reads these pages in node_modules/petstore-sandbox: every relative
+// link must land on a file that is there.
+describe('the README and guides as the package ships them', () => {
+  it('link only to files inside the package', () => {
+    const shipped = packedFiles()
+    const inPackage = (path: string) =>
+      shipped.includes(path) ||
+      shipped.some((file) => file.startsWith(`${path.replace(/\/$/, '')}/`))
+    const pages = [README, ...DOCS].filter((page) => shipped.includes(page.path))
+    expect(pages.length).toBeGreaterThan(10)
+    const outside = pages.flatMap((page) =>
+      page.links
+        .filter(({ target }) => !/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith('#'))
+        .map(({ target, line }) => ({
+          target,
+          line,
+          path: normalize(join(dirname(page.path), target.split('#')[0] ?? '')),
+        }))
+        .filter(({ path }) => !inPackage(path))
+        .map(({ target, line }) => `${where(page, line)} ${target}`),
+    )
+    expect(outside).toEqual([])
+  }, 60_000)
 })

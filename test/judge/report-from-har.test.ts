@@ -110,7 +110,7 @@ describe('report --from requests.har', () => {
     expect((await runReport(['--from', file])).status).toBe(0)
     const strict = await runReport(['--from', file, '--fail-on', 'warning'])
     expect(strict.status).toBe(1)
-    expect(strict.out).toContain('1 findings (0 errors, 1 warnings): failing on warning.')
+    expect(strict.out).toContain('1 finding (0 errors, 1 warning): failing on warning.')
   })
 
   it('exits 0 for a clean client, and 2 for what it cannot judge', async () => {

@@ -68,6 +68,13 @@ describe('the dashboard routes', () => {
     expect(file.status).toBe(200)
     expect(file.headers.get('content-type')).toContain('text/javascript')
     expect(file.headers.get('cache-control')).toContain('immutable')
+    // Issue 31, item 15: the page names its icon, so no browser asks for a /favicon.ico that 404s.
+    expect(html).toContain(
+      '<link rel="icon" type="image/svg+xml" href="/__sandbox/assets/icon.svg">',
+    )
+    const icon = await fetch(`${guardedOrigin}/__sandbox/assets/icon.svg`)
+    expect(icon.status).toBe(200)
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml')
     for (const path of ['/events', '/quotas', '/pets', '/keys/by-ref/abc']) {
       const denied = await fetch(`${guardedOrigin}/__sandbox${path}`, {
         method: path.startsWith('/keys') ? 'DELETE' : 'GET',

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { shouldLogRequest } from '../../src/cli/should-log-request.js'
 import { formatLogLine, type RequestLogEntry } from '../../src/server/format-log-line.js'
 import { createHttpTarget } from '../conformance/targets/http-target.js'
 import { sendHttp, sendRaw } from './support/send-raw.js'
@@ -63,5 +64,37 @@ describe('the request log', () => {
       session: 'a\u001bb',
     }
     expect(formatLogLine(entry, new Date(0))).not.toMatch(CONTROL)
+  })
+})
+
+describe('the request log labels and filters', () => {
+  it('labels a request without a key no-key, and one with a key the sandbox does not know unknown-key', async () => {
+    lines.length = 0
+    await sendHttp(target.origin, { path: '/v1/pets' })
+    expect(await lastLine()).toMatch(/ 401 .* no-key +default$/)
+    await sendHttp(target.origin, {
+      path: '/v1/pets',
+      headers: { authorization: 'Bearer not-a-key-anyone-made' },
+    })
+    expect(await lastLine()).toMatch(/ 401 .* unknown-key +default$/)
+  })
+
+  it('leaves out the dashboard reads and keeps control calls that change or fail', () => {
+    const entry = (method: string, path: string, status: number | 'dropped'): RequestLogEntry => ({
+      method,
+      path,
+      status,
+      ms: 1,
+      scenario: '-',
+      plan: '-',
+      session: '-',
+    })
+    expect(shouldLogRequest(entry('GET', '/__sandbox/sessions', 200))).toBe(false)
+    expect(shouldLogRequest(entry('GET', '/__sandbox/events', 'dropped'))).toBe(false)
+    expect(shouldLogRequest(entry('GET', '/__sandbox/', 200))).toBe(false)
+    expect(shouldLogRequest(entry('GET', '/__sandbox/requests', 403))).toBe(true)
+    expect(shouldLogRequest(entry('PUT', '/__sandbox/scenario', 200))).toBe(true)
+    expect(shouldLogRequest(entry('GET', '/v1/pets', 200))).toBe(true)
+    expect(shouldLogRequest(entry('GET', '/__sandboxed/x', 404))).toBe(true)
   })
 })

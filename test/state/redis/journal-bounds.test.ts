@@ -97,4 +97,16 @@ describe('the journal on Redis', () => {
     expect(stored).toBeLessThanOrEqual(MAX_BYTES)
     expect(lists.at(-1)?.length).toBeGreaterThan(0)
   })
+
+  // Issue 31, item 15: reset() empties the journal and numbers on, in memory and on Redis alike
+  // (docs/control-api.md), so a seq noted before a reset never names a later request.
+  it('numbers entries on across a reset: a seq is never reused', async () => {
+    await send(0, '/v1/pets?__session=seq-after-reset')
+    const before = (await journal('seq-after-reset')).at(-1)?.seq ?? 0
+    expect(before).toBeGreaterThan(0)
+    await send(1, '/__sandbox/reset?__session=seq-after-reset', { method: 'POST' })
+    expect(await journal('seq-after-reset')).toEqual([])
+    await send(1, '/v1/pets?__session=seq-after-reset')
+    expect((await journal('seq-after-reset')).map((e) => e.seq)).toEqual([before + 1])
+  })
 })
