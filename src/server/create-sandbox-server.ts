@@ -233,9 +233,15 @@ export const createSandboxServer = <const S extends string = never>(
   }
 
   const failed = (res: ServerResponse, error: unknown): void => {
-    console.error('[petstore-sandbox] failed to answer a request:', error)
     if (res.headersSent) res.destroy()
-    else writeNow(res, internalError().toResponse())
+    // An ApiError that got past the pipeline (the shared store refusing even the fallback
+    // session, say: 503 service_unavailable) is still the contract's answer, not a 500
+    // (issue 31, item 9: a 500 under load in store-lost.test.ts).
+    else if (error instanceof ApiError) writeNow(res, error.toResponse())
+    else {
+      console.error('[petstore-sandbox] failed to answer a request:', error)
+      writeNow(res, internalError().toResponse())
+    }
   }
 
   const onHttpRequest = (req: IncomingMessage, res: ServerResponse): void => {

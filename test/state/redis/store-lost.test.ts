@@ -114,10 +114,22 @@ describe('the store loses its data under two instances', () => {
   })
 
   it('answers 503 naming the seed when an instance with another seed claimed the emptied store first, and serves again once it is emptied', async () => {
-    await admin.flushall()
-    const app = createSandboxServer({ store: redis.url, seed: 2 })
-    others.push(app)
-    await app.listen(0, '127.0.0.1')
+    // The seed-2 instance must claim the emptied store before the running ones notice the
+    // flush. On a loaded machine one of them sometimes claimed it first (issue 31, item 9: the
+    // start then failed with "other seeded pets"): flush and start again until it wins.
+    const claimFirst = async (attempt = 0): Promise<SandboxServer> => {
+      await admin.flushall()
+      const app = createSandboxServer({ store: redis.url, seed: 2 })
+      try {
+        await app.listen(0, '127.0.0.1')
+        return app
+      } catch (error) {
+        await app.close().catch(() => undefined)
+        if (attempt >= 20 || !/other seeded pets/.test(String(error))) throw error
+        return claimFirst(attempt + 1)
+      }
+    }
+    others.push(await claimFirst())
     for (const i of [0, 1]) {
       const refused = await call(i, 'GET', '/v1/pets?limit=1')
       expect(refused.status).toBe(503)
