@@ -156,6 +156,7 @@ try {
             url: settings.upstream,
             key: settings.upstreamKey,
             timeoutMs: settings.upstreamTimeoutMs,
+            maxBodyBytes: settings.upstreamMaxBodyBytes,
             strict: settings.strictUpstream,
             localLimits: settings.localLimits,
             record: settings.record,

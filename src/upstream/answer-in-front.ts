@@ -137,7 +137,7 @@ export const answerInFront = async (
       headers: upstreamHeaders(request.headers, config.key),
       body: request.method === 'GET' || request.method === 'HEAD' ? null : request.body,
     }
-    const answer = await callUpstream(input.forward ?? front.forward, sent, config.timeoutMs)
+    const answer = await callUpstream(input.forward ?? front.forward, sent, config)
     forwarded = { sent, answer }
     const text = answer.text ?? decoder.decode(answer.body)
     return check(answer.status, answer.headers, answer.body, text, config.url)

@@ -1,8 +1,7 @@
-import type { UpstreamRequest } from '../http/forwarder.js'
 import type { JournalEntry } from '../journal/journal.js'
 import { redactHeader, redactHeaders, redactUrl } from '../journal/redact-secrets.js'
 import { type Har, type HarEntry, statusTextOf, toHAR } from '../journal/to-har.js'
-import type { Answered } from './call-upstream.js'
+import type { Answered, OutgoingRequest } from './call-upstream.js'
 import type { RecordSink } from './upstream-options.js'
 
 /** The forwarded traffic kept as HAR 1.2, in the order it was answered. */
@@ -19,7 +18,7 @@ export interface RecordInput {
   /** The journal's entry of the request (what `_sandbox` and `_violations` say). */
   entry: JournalEntry
   /** What was sent upstream. */
-  sent: Omit<UpstreamRequest, 'signal'>
+  sent: OutgoingRequest
   /** What the upstream answered, before any strict-mode replacement. */
   answer: Answered
 }

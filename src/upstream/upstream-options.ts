@@ -28,6 +28,12 @@ export interface UpstreamOptions {
   key?: string | undefined
   /** How long the whole answer may take, in ms (default 10,000): then 504 `upstream_timeout`. */
   timeoutMs?: number | undefined
+  /**
+   * The most bytes an upstream answer's body may have, as received and once
+   * decompressed (default 10 MiB, up to 256 MiB): past it, 502
+   * `upstream_unavailable` naming the limit. Recorded bodies are bounded by it too.
+   */
+  maxBodyBytes?: number | undefined
   /** Replace an answer that breaks a `spec.*` rule with 502 `upstream_contract_violation` (default false). */
   strict?: boolean | undefined
   /** Count forwarded requests against the sandbox's own quotas too, answering 429 locally (default false). */
@@ -52,6 +58,7 @@ export interface ResolvedUpstream {
   url: string | undefined
   key: string | undefined
   timeoutMs: number
+  maxBodyBytes: number
   strict: boolean
   localLimits: boolean
   /** Whether forwarded traffic is recorded, and where it goes besides memory. */
@@ -64,6 +71,10 @@ export interface ResolvedUpstream {
 }
 
 export const DEFAULT_UPSTREAM_TIMEOUT_MS = 10_000
+/** 10 MiB: a page of the API is far smaller; a bomb or an endless body stops here. */
+export const DEFAULT_UPSTREAM_MAX_BODY_BYTES = 10 * 1024 * 1024
+/** 256 MiB: a body is held whole (and as text) while it is checked and passed on. */
+export const MAX_UPSTREAM_MAX_BODY_BYTES = 256 * 1024 * 1024
 const MAX_TIMEOUT_MS = 300_000
 const KEY_TEXT = /^[A-Za-z0-9\-._~+/]+=*$/
 
@@ -107,11 +118,25 @@ export const resolveUpstreamOptions = (option: string | UpstreamOptions): Resolv
   if (typeof options !== 'object' || options === null)
     return fail(`must be a URL or an object, got ${options === null ? 'null' : typeof options}.`)
   const url = options.url === undefined ? undefined : checkUrl(options.url)
-  const { key, timeoutMs = DEFAULT_UPSTREAM_TIMEOUT_MS, record, replay } = options
+  const {
+    key,
+    timeoutMs = DEFAULT_UPSTREAM_TIMEOUT_MS,
+    maxBodyBytes = DEFAULT_UPSTREAM_MAX_BODY_BYTES,
+    record,
+    replay,
+  } = options
   if (key !== undefined && (typeof key !== 'string' || !KEY_TEXT.test(key)))
     fail('key must be a bearer token (letters, digits and - . _ ~ + /).')
   if (!Number.isSafeInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMEOUT_MS)
     fail(`timeoutMs must be a whole number from 1 to ${MAX_TIMEOUT_MS}, got ${String(timeoutMs)}.`)
+  if (
+    !Number.isSafeInteger(maxBodyBytes) ||
+    maxBodyBytes < 1 ||
+    maxBodyBytes > MAX_UPSTREAM_MAX_BODY_BYTES
+  )
+    fail(
+      `maxBodyBytes must be a whole number from 1 to ${MAX_UPSTREAM_MAX_BODY_BYTES}, got ${String(maxBodyBytes)}.`,
+    )
   if (typeof record === 'string' || typeof replay === 'string')
     fail(
       'record and replay take a file path only in Node: use petstore-sandbox/node or petstore-sandbox/server (or the CLI), or pass a function (record) and a HAR object (replay).',
@@ -137,6 +162,7 @@ export const resolveUpstreamOptions = (option: string | UpstreamOptions): Resolv
     url,
     key,
     timeoutMs,
+    maxBodyBytes,
     strict: options.strict === true,
     localLimits: options.localLimits === true,
     record:
