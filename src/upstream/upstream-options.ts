@@ -1,4 +1,5 @@
-import type { Har } from '../journal/to-har.js'
+import type { Har, HarEntry } from '../journal/to-har.js'
+import { replayArchiveProblem } from './check-replay-archive.js'
 
 /** How a session answers: the sandbox itself, the upstream deployment, or a recording of it. */
 export type SessionMode = 'sandbox' | 'upstream' | 'replay'
@@ -13,6 +14,15 @@ export interface HarInput {
 
 /** Called with the whole recording after each forwarded answer (a promise is awaited by `flush`). */
 export type RecordSink = (har: Har) => void | Promise<void>
+
+/**
+ * Takes each recorded entry as it comes and keeps none in memory (a file
+ * appended to, a stream): the answer waits for `append` to resolve, so a slow
+ * writer slows the traffic instead of piling entries up.
+ */
+export interface RecordAppender {
+  append(entry: HarEntry): void | Promise<void>
+}
 
 /**
  * The `upstream` option (contract §17): put the sandbox in front of a real
@@ -39,11 +49,12 @@ export interface UpstreamOptions {
   /** Count forwarded requests against the sandbox's own quotas too, answering 429 locally (default false). */
   localLimits?: boolean | undefined
   /**
-   * Keep forwarded traffic as HAR 1.2 (`sandbox.upstream.recording()`): true,
-   * a function called with the recording after each forwarded answer, or a
-   * file path (the Node runtimes and the server write it atomically as it goes).
+   * Keep forwarded traffic as HAR 1.2: true (in memory, `sandbox.upstream.recording()`),
+   * a function called with the whole recording after each forwarded answer, an
+   * appender `{ append(entry) }` taking each entry (none kept in memory), or a
+   * file path (the Node runtimes and the server append to it as they go).
    */
-  record?: boolean | string | RecordSink | undefined
+  record?: boolean | string | RecordSink | RecordAppender | undefined
   /** Serve recorded answers: a HAR object, or a file path (Node runtimes and the server). */
   replay?: string | HarInput | undefined
   /** An unmatched request in replay mode: 404 `replay_miss` (`miss`, the default) or the sandbox's own answer. */
@@ -61,8 +72,8 @@ export interface ResolvedUpstream {
   maxBodyBytes: number
   strict: boolean
   localLimits: boolean
-  /** Whether forwarded traffic is recorded, and where it goes besides memory. */
-  record: { sink: RecordSink | undefined } | undefined
+  /** Whether forwarded traffic is recorded, and where: memory (sink or not), or an appender only. */
+  record: { sink: RecordSink | undefined; appender: RecordAppender | undefined } | undefined
   replay: HarInput | undefined
   replayFallback: 'miss' | 'sandbox'
   startMode: SessionMode
@@ -98,6 +109,11 @@ const checkUrl = (text: unknown): string => {
     return fail(`"${text}" has a query or fragment; give the base URL only.`)
   return url.href.replace(/\/+$/, '')
 }
+
+const isAppender = (value: unknown): value is RecordAppender =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as { append?: unknown }).append === 'function'
 
 const isHar = (value: unknown): value is HarInput => {
   if (typeof value !== 'object' || value === null || !('log' in value)) return false
@@ -141,10 +157,19 @@ export const resolveUpstreamOptions = (option: string | UpstreamOptions): Resolv
     fail(
       'record and replay take a file path only in Node: use petstore-sandbox/node or petstore-sandbox/server (or the CLI), or pass a function (record) and a HAR object (replay).',
     )
-  if (record !== undefined && typeof record !== 'boolean' && typeof record !== 'function')
-    fail('record must be true, a file path or a function receiving the HAR.')
+  const appender = isAppender(record) ? record : undefined
+  if (
+    record !== undefined &&
+    typeof record !== 'boolean' &&
+    typeof record !== 'function' &&
+    appender === undefined
+  )
+    fail('record must be true, a file path, a function receiving the HAR or { append(entry) }.')
   if (replay !== undefined && !isHar(replay))
     fail('replay is not a HAR archive: it needs log.entries, a list.')
+  const problem = replay === undefined ? undefined : replayArchiveProblem(replay as HarInput)
+  if (problem !== undefined)
+    fail(`replay cannot be served: ${problem}. Fix or remove the entry, or record again.`)
   const fallback = options.replayFallback ?? 'miss'
   if (fallback !== 'miss' && fallback !== 'sandbox')
     fail(`replayFallback must be "miss" or "sandbox", got ${JSON.stringify(fallback)}.`)
@@ -168,7 +193,10 @@ export const resolveUpstreamOptions = (option: string | UpstreamOptions): Resolv
     record:
       record === undefined || record === false
         ? undefined
-        : { sink: typeof record === 'function' ? (record as RecordSink) : undefined },
+        : {
+            sink: typeof record === 'function' ? (record as RecordSink) : undefined,
+            appender,
+          },
     replay: replay as HarInput | undefined,
     replayFallback: fallback,
     startMode,
