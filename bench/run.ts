@@ -56,6 +56,11 @@ const BENCHMARKS: ReadonlyArray<{
     load: () => import('./upstream.js'),
   },
   {
+    key: 'hostile-upstream',
+    name: 'hostile upstream: peak RSS and longest event-loop stall per hostile answer vs idle',
+    load: () => import('./hostile-upstream.js'),
+  },
+  {
     key: 'redis-cluster',
     name: 'Redis Cluster vs one Redis, per request',
     load: () => import('./redis-cluster.js'),

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
+import { RecordingFileError } from '../files/recording-file-error.js'
 import { BUILT_IN_SCENARIOS } from '../scenarios/scenario-registry.js'
 import { createSandboxServer, type SandboxServer } from '../server/create-sandbox-server.js'
 import { DataFileError } from '../server/data-file/read-data-file.js'
@@ -157,6 +158,7 @@ try {
             url: settings.upstream,
             key: settings.upstreamKey,
             timeoutMs: settings.upstreamTimeoutMs,
+            maxBodyBytes: settings.upstreamMaxBodyBytes,
             strict: settings.strictUpstream,
             localLimits: settings.localLimits,
             record: settings.record,
@@ -176,6 +178,8 @@ try {
         },
   })
 } catch (error) {
+  // A recording that cannot be replayed or appended to: the file's fault, not the arguments'.
+  if (error instanceof RecordingFileError) fail(1, error.message)
   // Options that createSandbox refuses (an unknown scenario, say) are bad arguments.
   app = fail(2, error instanceof Error ? error.message : String(error))
 }

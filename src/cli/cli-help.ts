@@ -61,6 +61,8 @@ Options:
       --upstream-key K   send "Authorization: Bearer K" upstream instead of the client's
                          (clients then need a sandbox key; env keeps K out of the process list)
       --upstream-timeout T  504 upstream_timeout after T (default 10s; 500ms, 30s)
+      --upstream-max-body S  502 upstream_unavailable for an answer body past S, raw or
+                         decompressed (default 10MiB; 512KiB, up to 256MiB)
       --strict-upstream  answer 502 upstream_contract_violation instead of a violating answer
       --local-limits     count forwarded requests against the sandbox's quotas too
       --record FILE      write forwarded traffic to FILE as HAR 1.2 (secrets redacted)

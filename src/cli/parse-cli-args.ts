@@ -12,6 +12,7 @@ import {
   readHeaderOrFalse,
   readInteger,
   readList,
+  readSize,
   readText,
   type Sourced,
 } from './read-setting.js'
@@ -56,6 +57,7 @@ const OPTIONS = {
   upstream: { type: 'string' },
   'upstream-key': { type: 'string' },
   'upstream-timeout': { type: 'string' },
+  'upstream-max-body': { type: 'string' },
   'strict-upstream': { type: 'boolean' },
   'local-limits': { type: 'boolean' },
   record: { type: 'string' },
@@ -199,6 +201,10 @@ export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand
     upstreamTimeoutMs: readDuration(
       pick('upstream-timeout', values['upstream-timeout'], env),
       () => s.upstreamTimeoutMs,
+    ),
+    upstreamMaxBodyBytes: readSize(
+      pick('upstream-max-body', values['upstream-max-body'], env),
+      () => s.upstreamMaxBodyBytes,
     ),
     strictUpstream: readBoolean(
       values['strict-upstream'] === true,

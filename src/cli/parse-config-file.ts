@@ -59,6 +59,7 @@ const makeConfigFileSchema = (s = SETTING_SCHEMAS) =>
     upstream: z.optional(s.upstream),
     upstreamKey: z.optional(s.upstreamKey),
     upstreamTimeout: z.optional(s.upstreamTimeout),
+    upstreamMaxBody: z.optional(s.upstreamMaxBody),
     strictUpstream: z.optional(s.flag),
     localLimits: z.optional(s.flag),
     record: z.optional(s.data),
@@ -130,6 +131,7 @@ export const parseConfigFile = (value: unknown, file: string): ServeInput => {
     data,
     sessionTtl,
     upstreamTimeout,
+    upstreamMaxBody,
     record,
     replay,
     handlers,
@@ -142,6 +144,7 @@ export const parseConfigFile = (value: unknown, file: string): ServeInput => {
   if (record !== undefined) input.record = resolve(dirname(file), record)
   if (replay !== undefined) input.replay = resolve(dirname(file), replay)
   if (upstreamTimeout !== undefined) input.upstreamTimeoutMs = upstreamTimeout
+  if (upstreamMaxBody !== undefined) input.upstreamMaxBodyBytes = upstreamMaxBody
   if (sessionTtl !== undefined) input.sessionTtlMs = sessionTtl
   if (handlers !== undefined) input.handlers = handlers
   // Checked one by one above: each is a scenario defineScenario accepts.

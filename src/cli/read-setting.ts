@@ -1,7 +1,7 @@
 import { safeParse } from 'zod/mini'
 import type * as core from 'zod/v4/core'
 import { CliUsageError } from './cli-usage-error.js'
-import { parseDuration } from './setting-schemas.js'
+import { parseDuration, parseSize } from './setting-schemas.js'
 
 // How one flag's value is read, written once for the server's flags and verify's:
 // the flag, else its PETSTORE_SANDBOX_* variable, checked against the setting's schema.
@@ -80,6 +80,9 @@ export const readHeaderOrFalse = (
 
 export const readDuration = (source: Sourced | undefined, schema: SchemaOf<number>) =>
   source === undefined ? undefined : check(schema, parseDuration(source.text), source)
+
+export const readSize = (source: Sourced | undefined, schema: SchemaOf<number>) =>
+  source === undefined ? undefined : check(schema, parseSize(source.text), source)
 
 // Repeatable: the flags, else the environment variable's list (commas or spaces).
 export const readList = (

@@ -51,6 +51,8 @@ export interface ServeSettings extends Partial<FidelitySettings> {
   /** Sent upstream instead of the client's Authorization. */
   upstreamKey: string | undefined
   upstreamTimeoutMs: number | undefined
+  /** The most bytes an upstream answer's body may have (raw and decoded). */
+  upstreamMaxBodyBytes: number | undefined
   strictUpstream: boolean | undefined
   localLimits: boolean | undefined
   /** HAR file of the forwarded traffic. */
@@ -92,6 +94,7 @@ const checkUpstreamSettings = (settings: ServeSettings): void => {
   const needsUpstream = [
     ['--upstream-key', settings.upstreamKey],
     ['--upstream-timeout', settings.upstreamTimeoutMs],
+    ['--upstream-max-body', settings.upstreamMaxBodyBytes],
     ['--strict-upstream', settings.strictUpstream],
     ['--local-limits', settings.localLimits],
     ['--record', settings.record],
@@ -139,6 +142,7 @@ const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
     upstream: first('upstream'),
     upstreamKey: first('upstreamKey'),
     upstreamTimeoutMs: first('upstreamTimeoutMs'),
+    upstreamMaxBodyBytes: first('upstreamMaxBodyBytes'),
     strictUpstream: first('strictUpstream'),
     localLimits: first('localLimits'),
     record: first('record'),

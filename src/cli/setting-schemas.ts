@@ -92,6 +92,28 @@ export const parseDuration = (value: string | number): number => {
   return match === null ? Number.NaN : Number(match[1]) * DURATION_UNITS[unit]
 }
 
+const SIZE_UNITS = { b: 1, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 } as const
+
+/**
+ * A size as the CLI writes it: bytes (`1048576`), or with `KiB`, `MiB` or
+ * `GiB` (`10MiB`, any case); a number is bytes. NaN when it is none of these.
+ *
+ * @example
+ * parseSize('10MiB') // 10_485_760
+ */
+export const parseSize = (value: string | number): number => {
+  if (typeof value === 'number') return value
+  const match = /^([0-9]{1,12})\s*(b|kib|mib|gib)?$/i.exec(value.trim())
+  const unit = (match?.[2]?.toLowerCase() ?? 'b') as keyof typeof SIZE_UNITS
+  return match === null ? Number.NaN : Number(match[1]) * SIZE_UNITS[unit]
+}
+
+const UPSTREAM_MAX_BODY_RULE = 'must be a size from 1 byte to 256MiB (write 10MiB, 512KiB or bytes)'
+const upstreamMaxBodyRange = () =>
+  z.refine<number>((n: number) => Number.isSafeInteger(n) && n >= 1 && n <= 256 * 1024 ** 2, {
+    error: UPSTREAM_MAX_BODY_RULE,
+  })
+
 const DURATION_RULE = 'must be a duration from 1s to 720h (write 90, 90s, 30m or 2h)'
 const UPSTREAM_TIMEOUT_RULE = 'must be a duration from 1ms to 300s (write 500ms, 10s or 2m)'
 
@@ -180,6 +202,17 @@ export const SETTING_SCHEMAS = madeWhenRead({
         z.transform(parseDuration),
       )
       .check(upstreamTimeoutRange()),
+  /** The upstream body limit in bytes, once read with `parseSize`. */
+  upstreamMaxBodyBytes: () =>
+    z.number({ error: UPSTREAM_MAX_BODY_RULE }).check(upstreamMaxBodyRange()),
+  /** The config file's `upstreamMaxBody`: a size string or a number of bytes. */
+  upstreamMaxBody: () =>
+    z
+      .pipe(
+        z.union([z.string(), z.number()], { error: 'must be a size such as 10MiB' }),
+        z.transform(parseSize),
+      )
+      .check(upstreamMaxBodyRange()),
   flag: () => z.boolean({ error: 'must be true or false' }),
   replayFallback: () => z.enum(['miss', 'sandbox'], { error: 'must be miss or sandbox' }),
   instance: () =>

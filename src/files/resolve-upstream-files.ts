@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
-import type { Har } from '../journal/to-har.js'
-import type { HarInput, RecordSink, UpstreamOptions } from '../upstream/upstream-options.js'
-import { createTextFileWriter } from './create-text-file-writer.js'
+import { replayArchiveProblem } from '../upstream/check-replay-archive.js'
+import type { HarInput, UpstreamOptions } from '../upstream/upstream-options.js'
+import { openHarAppender, RECORDING_HEAD, RECORDING_TAIL } from './open-har-appender.js'
+import { RecordingFileError } from './recording-file-error.js'
 
 /** The `upstream` option with its file paths turned into what the core takes. */
 export interface UpstreamFiles {
@@ -20,31 +21,47 @@ const readHarFile = (path: string): HarInput => {
       `Failed to read the recording ${path}: ${code === 'ENOENT' ? 'no such file' : String(error)}. Record one with --record FILE (or the record option), or export one from the browser's devtools.`,
     )
   }
+  let har: unknown
   try {
-    return JSON.parse(text) as HarInput
+    har = JSON.parse(text)
   } catch (error) {
-    throw new TypeError(
-      `Failed to read the recording ${path}: it is not JSON (${error instanceof Error ? error.message : String(error)}). Give a HAR file.`,
-    )
+    har = repairedRecording(text)
+    if (har === undefined)
+      throw new RecordingFileError(
+        `Failed to read the recording ${path}: it is not JSON (${error instanceof Error ? error.message : String(error)}). Give a HAR file.`,
+      )
   }
+  const problem = isHarInput(har)
+    ? replayArchiveProblem(har)
+    : 'it is not a HAR archive (it needs log.entries, a list)'
+  if (problem !== undefined)
+    throw new RecordingFileError(
+      `Failed to read the recording ${path}: ${problem}. Fix or remove the entry, or record again.`,
+    )
+  return har as HarInput
 }
 
-const fileSink = (path: string): { sink: RecordSink; flush: () => Promise<void> } => {
-  let latest: Har | undefined
-  const writer = createTextFileWriter(path, () => `${JSON.stringify(latest, null, 2)}\n`)
-  return {
-    sink: (har) => {
-      latest = har
-      return writer.write()
-    },
-    flush: () => writer.flush(),
+const isHarInput = (value: unknown): value is HarInput =>
+  Array.isArray((value as { log?: { entries?: unknown } } | null)?.log?.entries)
+
+/**
+ * A recording of the sandbox's cut short by a kill mid-append: its whole
+ * entries (every line up to the last newline), closed; undefined for any other text.
+ */
+const repairedRecording = (text: string): unknown => {
+  if (!text.startsWith(RECORDING_HEAD)) return undefined
+  const end = Math.max(RECORDING_HEAD.length, text.lastIndexOf('\n') + 1)
+  try {
+    return JSON.parse(`${text.slice(0, end)}${RECORDING_TAIL}`)
+  } catch {
+    return undefined
   }
 }
 
 /**
  * For the Node runtimes (the server, `setupSandbox`): `record: 'FILE'` becomes
- * a sink that rewrites FILE atomically after each forwarded answer
- * (coalescing bursts), `replay: 'FILE'` the archive read from FILE now, so a
+ * an appender that adds each forwarded answer to FILE as it comes (an
+ * existing recording appended to, another file refused), `replay: 'FILE'` the archive read from FILE now, so a
  * missing or broken file fails at start with its reason.
  *
  * @example
@@ -57,11 +74,11 @@ export const resolveUpstreamFiles = (
 ): UpstreamFiles => {
   if (option === undefined || typeof option !== 'object' || option === null)
     return { option, flush: async () => {} }
-  const file = typeof option.record === 'string' ? fileSink(option.record) : undefined
+  const file = typeof option.record === 'string' ? openHarAppender(option.record) : undefined
   return {
     option: {
       ...option,
-      ...(file === undefined ? {} : { record: file.sink }),
+      ...(file === undefined ? {} : { record: file }),
       ...(typeof option.replay === 'string' ? { replay: readHarFile(option.replay) } : {}),
     },
     flush: async () => {

@@ -14,6 +14,13 @@ export interface UpstreamRequest {
   body: Uint8Array | null
   /** Aborted when the sandbox gives up (the upstream timeout): stop and free the connection. */
   signal: AbortSignal
+  /**
+   * The most bytes the answer's body may have, as received and once decoded
+   * (gzip, deflate, br): past it, stop reading and reply `too-large`.
+   */
+  maxBodyBytes: number
+  /** The upstream timeout in ms: the whole exchange, body included (for clients with their own). */
+  timeoutMs: number
 }
 
 /** What came back: an answer, or why none did. */
@@ -34,6 +41,8 @@ export type UpstreamReply =
     }
   /** Connection refused or reset, DNS or TLS failure: one line saying which. */
   | { kind: 'unavailable'; reason: string }
+  /** The body (as received, or decoded) passed `maxBodyBytes`: reading stopped there. */
+  | { kind: 'too-large'; decoded: boolean }
 
 /**
  * Sends one request to the upstream. Resolves with the answer or

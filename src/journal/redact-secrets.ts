@@ -85,6 +85,19 @@ export const redactCredential = (value: string): string => {
   return `${scheme} ${hint(value.slice(space + 1).trim())}`
 }
 
+/**
+ * `text` with every occurrence of a secret the sandbox knows (the upstream key)
+ * replaced by its hint: an upstream that echoes the key in a header or a body
+ * has it recorded only as `abcd…(redacted)` (issue 31). Unchanged without one.
+ *
+ * @example
+ * redactKnownSecret('{"sent":"Bearer s3cr3t-staging"}', 's3cr3t-staging') // '{"sent":"Bearer s3cr…(redacted)"}'
+ */
+export const redactKnownSecret = (text: string, secret: string | undefined): string =>
+  secret === undefined || secret === '' || !text.includes(secret)
+    ? text
+    : text.replaceAll(secret, hint(secret))
+
 /** One header's value as it may be recorded; `name` in any case. */
 export const redactHeader = (name: string, value: string): string => {
   switch (name.toLowerCase()) {

@@ -41,14 +41,24 @@ export const forwardWithRoute =
             ? undefined
             : Buffer.from(request.body.buffer, request.body.byteOffset, request.body.byteLength),
         maxRedirects: 0,
-        timeout: 0,
+        // The whole exchange, as the sandbox's own timer has it (504 either way).
+        timeout: request.timeoutMs,
       })
       const headers: [string, string][] = []
+      let declared = Number.NaN
+      let encoded = false
       for (const { name, value } of answer.headersArray()) {
         const lower = name.toLowerCase()
+        if (lower === 'content-length') declared = Number(value)
+        if (lower === 'content-encoding') encoded = true
         if (!DECODED.has(lower) && !isHopByHop(lower)) headers.push([name, value])
       }
-      return { kind: 'answer', status: answer.status(), headers, body: await answer.body() }
+      // Playwright's request context has read the body in its own process already: the
+      // limit is checked here, and the timeout above stops an endless one there.
+      if (!encoded && declared > request.maxBodyBytes) return { kind: 'too-large', decoded: false }
+      const body = await answer.body()
+      if (body.byteLength > request.maxBodyBytes) return { kind: 'too-large', decoded: encoded }
+      return { kind: 'answer', status: answer.status(), headers, body }
     } catch (error) {
       return { kind: 'unavailable', reason: error instanceof Error ? error.message : String(error) }
     }

@@ -1,5 +1,6 @@
 import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
 import { checkOwnHandlers, type OwnHandler } from '../handlers/check-own-handlers.js'
+import { mergeExposeHeaders } from '../http/merge-expose-headers.js'
 import type { SandboxResponse, TransportFault } from '../http/types.js'
 import { belowBasePath } from '../pipeline/locate.js'
 import { checkOptionNames } from '../sandbox/check-option-names.js'
@@ -97,9 +98,12 @@ type Fulfilment = Parameters<RouteLike['fulfill']>[0]
 const exactFulfilment = (response: SandboxResponse, cors: Record<string, string>): Fulfilment => {
   // By lower-case name: the name as first sent, the values joined (a Map: any name stays a header).
   const joined = new Map<string, [string, string]>()
+  const exposed: string[] = []
   for (const [name, value] of response.exact?.headers ?? []) {
     const key = name.toLowerCase()
-    // CORS is between the page and the sandbox: the sandbox's headers win.
+    // CORS is between the page and the sandbox: the sandbox's headers win, the names the
+    // upstream exposes exposed too (issue 31).
+    if (key === 'access-control-expose-headers') exposed.push(value)
     if (key.startsWith('access-control-')) continue
     const seen = joined.get(key)
     joined.set(
@@ -109,7 +113,14 @@ const exactFulfilment = (response: SandboxResponse, cors: Record<string, string>
         : [seen[0], `${seen[1]}${key === 'set-cookie' ? '\n' : ', '}${value}`],
     )
   }
-  for (const name in cors) joined.set(name.toLowerCase(), [name, cors[name] as string])
+  for (const name in cors) {
+    const key = name.toLowerCase()
+    const value = cors[name] as string
+    joined.set(key, [
+      name,
+      key === 'access-control-expose-headers' ? mergeExposeHeaders(value, exposed) : value,
+    ])
+  }
   const headers = Object.fromEntries(joined.values())
   const bytes = response.exact?.body ?? new Uint8Array(0)
   return {

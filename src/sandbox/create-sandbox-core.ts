@@ -112,8 +112,13 @@ export interface UpstreamControls {
   readonly url: string | undefined
   /** The modes a session can be in: `sandbox`, plus `upstream` with a URL, `replay` with a recording. */
   readonly modes: readonly SessionMode[]
-  /** The forwarded traffic recorded so far, HAR 1.2 (no entries without the `record` option). */
+  /**
+   * The forwarded traffic recorded so far, HAR 1.2 (no entries without the
+   * `record` option, nor with a file or an appender: they keep none in memory).
+   */
   recording(): Promise<Har>
+  /** How many forwarded answers were recorded (to memory, a file or a function). */
+  recorded(): Promise<number>
   /** Resolves once the recording's file (or function) has every recorded answer. */
   flush(): Promise<void>
   /** The recording being replayed: answers indexed, entries skipped; undefined without `replay`. */
@@ -268,6 +273,7 @@ export const createSandboxCore = <const S extends string = never>(
       url: hidePassword(upstream?.url),
       modes: modes.available,
       recording: async () => (await front)?.recording() ?? toHAR([]),
+      recorded: async () => (await front)?.recorded() ?? 0,
       flush: async () => {
         await (await front)?.flush()
       },

@@ -35,24 +35,22 @@ const loadLateModules = (): Promise<LateModules> => {
   return lateModules
 }
 
-/** The body as text when it is compressed (the validator and the journal read text); else undefined. */
-const decodedText = (
-  { brotliDecompressSync, gunzipSync, inflateSync }: typeof Zlib,
+type Inflater = ReturnType<typeof Zlib.createGunzip>
+
+/** A streaming decoder for the answer's Content-Encoding; null for none, undefined for one it cannot read. */
+const inflaterFor = (
+  zlib: typeof Zlib,
   encoding: string | undefined,
-  body: Buffer,
-): string | undefined => {
+): Inflater | null | undefined => {
   const name = encoding?.trim().toLowerCase()
-  if (name === undefined || name === '' || name === 'identity') return undefined
-  try {
-    if (name === 'gzip' || name === 'x-gzip') return gunzipSync(body).toString('utf8')
-    if (name === 'deflate') return inflateSync(body).toString('utf8')
-    if (name === 'br') return brotliDecompressSync(body).toString('utf8')
-  } catch {}
-  // An encoding the sandbox cannot read: the validator says the body is not JSON.
-  return ''
+  if (name === undefined || name === '' || name === 'identity') return null
+  if (name === 'gzip' || name === 'x-gzip') return zlib.createGunzip()
+  if (name === 'deflate') return zlib.createInflate()
+  if (name === 'br') return zlib.createBrotliDecompress()
+  return undefined
 }
 
-const toReply = (res: IncomingMessage, body: Buffer, zlib: typeof Zlib): UpstreamReply => {
+const headersOf = (res: IncomingMessage): [string, string][] => {
   const listed = connectionTokens(res.headers.connection)
   const headers: [string, string][] = []
   const raw = res.rawHeaders
@@ -60,20 +58,99 @@ const toReply = (res: IncomingMessage, body: Buffer, zlib: typeof Zlib): Upstrea
     const name = raw[i] as string
     if (!isHopByHop(name.toLowerCase(), listed)) headers.push([name, raw[i + 1] as string])
   }
-  return {
-    kind: 'answer',
-    status: res.statusCode ?? 502,
-    headers,
-    body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
-    text: decodedText(zlib, res.headers['content-encoding'], body),
-  }
+  return headers
 }
+
+/**
+ * Reads an answer's body as it arrives, at most `limit` bytes as received and
+ * `limit` once decoded: a compressed body is inflated by a zlib stream beside
+ * it (off the event loop, never a whole buffer at once), so a gzip bomb stops
+ * at the limit with bounded memory. The text is undefined for an identity
+ * body (the core decodes the bytes), '' for an encoding it cannot read.
+ */
+const readAnswer = (
+  zlib: typeof Zlib,
+  res: IncomingMessage,
+  limit: number,
+  signal: AbortSignal,
+): Promise<UpstreamReply> =>
+  new Promise((resolve) => {
+    const inflater = inflaterFor(zlib, res.headers['content-encoding'])
+    const chunks: Buffer[] = []
+    const inflated: Buffer[] = []
+    let size = 0
+    let inflatedSize = 0
+    let settled = false
+    let received = false
+    let decodeFailed = inflater === undefined
+    const stop = (reply: UpstreamReply | undefined): void => {
+      if (settled) return
+      settled = true
+      signal.removeEventListener('abort', onAbort)
+      if (reply === undefined || reply.kind !== 'answer') {
+        // Not reading on: the connection is not reused, the inflater freed.
+        res.destroy()
+        inflater?.destroy()
+      }
+      if (reply !== undefined) resolve(reply)
+    }
+    const onAbort = (): void => stop(undefined)
+    signal.addEventListener('abort', onAbort, { once: true })
+    const finish = (): void => {
+      if (settled || !received) return
+      if (inflater && !decodeFailed && !inflater.readableEnded) return
+      const body = Buffer.concat(chunks)
+      let text: string | undefined
+      if (inflater === null) text = undefined
+      else if (decodeFailed) text = ''
+      else text = Buffer.concat(inflated).toString('utf8')
+      stop({
+        kind: 'answer',
+        status: res.statusCode ?? 502,
+        headers: headersOf(res),
+        body: new Uint8Array(body.buffer, body.byteOffset, body.byteLength),
+        text,
+      })
+    }
+    const declared = Number(res.headers['content-length'])
+    if (declared > limit) return stop({ kind: 'too-large', decoded: false })
+    if (inflater) {
+      inflater.on('data', (chunk: Buffer) => {
+        inflatedSize += chunk.byteLength
+        if (inflatedSize > limit) stop({ kind: 'too-large', decoded: true })
+        else inflated.push(chunk)
+      })
+      inflater.on('end', finish)
+      // An encoding the sandbox cannot read: the validator says the body is not JSON.
+      inflater.on('error', () => {
+        decodeFailed = true
+        finish()
+      })
+    }
+    res.on('data', (chunk: Buffer) => {
+      if (settled) return
+      size += chunk.byteLength
+      if (size > limit) return stop({ kind: 'too-large', decoded: false })
+      chunks.push(chunk)
+      if (inflater && !decodeFailed) inflater.write(chunk)
+    })
+    res.on('end', () => {
+      received = true
+      if (inflater && !decodeFailed) inflater.end()
+      finish()
+    })
+    res.on('error', (error) =>
+      stop({ kind: 'unavailable', reason: `the answer broke off (${describe(error)})` }),
+    )
+    res.on('aborted', () => stop({ kind: 'unavailable', reason: 'the answer broke off' }))
+  })
 
 /**
  * Forwards over node:http(s) with keep-alive agents, so a busy sandbox keeps
  * its connections to the upstream open (the added latency is the point of
  * issue 19's benchmark). Header names and repeated headers come back as
- * received (`rawHeaders`); a request on a kept-alive connection the upstream
+ * received (`rawHeaders`); the body is read as it streams in, bounded by
+ * `maxBodyBytes` raw and decoded (issue 31); a request on a kept-alive connection the upstream
  * had closed meanwhile is sent again once, when it is idempotent.
  *
  * @example
@@ -100,12 +177,7 @@ export const createNodeForwarder = (): NodeForwarder => {
         signal: request.signal,
       })
       client.on('response', (res) => {
-        const chunks: Buffer[] = []
-        res.on('data', (chunk: Buffer) => chunks.push(chunk))
-        res.on('end', () => resolve(toReply(res, Buffer.concat(chunks), zlib)))
-        res.on('error', (error) =>
-          resolve({ kind: 'unavailable', reason: `the answer broke off (${describe(error)})` }),
-        )
+        resolve(readAnswer(zlib, res, request.maxBodyBytes, request.signal))
       })
       client.on('error', (error) => {
         const reset = (error as NodeJS.ErrnoException).code === 'ECONNRESET'

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { mergeExposeHeaders } from '../http/merge-expose-headers.js'
 import type { ExactAnswer, SandboxResponse } from '../http/types.js'
 
 /** Timers of answers being held (delays, `timeout` faults), so a shutdown can cut them short. */
@@ -43,6 +44,8 @@ export const createHeldAnswers = (maxHoldMs: number): HeldAnswers => {
   }
 }
 
+const EXPOSE = 'access-control-expose-headers'
+
 // Statuses whose answers have no body, whatever their headers say.
 const NO_BODY: ReadonlySet<number> = new Set([204, 304])
 
@@ -62,17 +65,28 @@ const writeExact = (
   // A flat name/value list: repeated headers stay separate lines, any name stays a header.
   const headers: string[] = []
   const ours = new Set<string>()
+  // Where the sandbox's Access-Control-Expose-Headers is in `headers`, when it wrote one there.
+  let exposeAt = -1
   if (extra !== undefined)
     for (const name in extra) {
+      if (name.toLowerCase() === EXPOSE) exposeAt = headers.length + 1
       headers.push(name, extra[name] as string)
       ours.add(name.toLowerCase())
     }
+  const exposed: string[] = []
   for (const [name, value] of exact.headers) {
     const key = name.toLowerCase()
     if (key === 'content-length' && withBody) continue
-    // CORS is between the browser and the sandbox: the sandbox's headers win.
-    if (key.startsWith('access-control-') && (ours.has(key) || res.hasHeader(key))) continue
-    headers.push(name, value)
+    // CORS is between the browser and the sandbox: the sandbox's headers win, except that
+    // the names the upstream exposes are exposed too (browser code reads its ETag).
+    if (key === EXPOSE && (exposeAt !== -1 || res.hasHeader(key))) exposed.push(value)
+    else if (key.startsWith('access-control-') && (ours.has(key) || res.hasHeader(key))) continue
+    else headers.push(name, value)
+  }
+  if (exposed.length > 0) {
+    if (exposeAt !== -1)
+      headers[exposeAt] = mergeExposeHeaders(headers[exposeAt] as string, exposed)
+    else res.setHeader(EXPOSE, mergeExposeHeaders(String(res.getHeader(EXPOSE)), exposed))
   }
   if (withBody) headers.push('Content-Length', String(exact.body.byteLength))
   res.writeHead(status, headers)

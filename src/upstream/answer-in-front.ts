@@ -5,6 +5,7 @@ import { renameErrorCode } from '../http/rename-error-code.js'
 import type { SandboxResponse } from '../http/types.js'
 import type { AnswerSource, JournalRecord, Violation } from '../journal/journal.js'
 import { keyRef } from '../journal/key-ref.js'
+import { redactKnownSecret } from '../journal/redact-secrets.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
 import { admit, peekQuota } from '../pipeline/admit.js'
 import { requireKey } from '../pipeline/authenticate.js'
@@ -35,6 +36,16 @@ export interface Front {
   recording: Recording | undefined
   /** The forwarder when the runtime gives none for a request (`fetch`). */
   forward: Forwarder
+}
+
+/** The journaled headers and text of an answer with the upstream key redacted wherever it appears. */
+const withoutKey = (answer: SandboxResponse, key: string): SandboxResponse => {
+  // fromEntries: a header named `__proto__` stays a header.
+  const headers = Object.fromEntries(
+    Object.entries(answer.headers).map(([name, value]) => [name, redactKnownSecret(value, key)]),
+  )
+  const body = answer.body === null ? null : redactKnownSecret(answer.body, key)
+  return { ...answer, headers, body }
 }
 
 const NO_VIOLATIONS: Violation[] = []
@@ -94,7 +105,9 @@ export const answerInFront = async (
       const broken = violations.filter((v) => v.rule.startsWith('spec.'))
       if (broken.length > 0) throw contractViolation(status, broken)
     }
-    return answer
+    // The journal's view of an answer that echoes the upstream key has it redacted; the
+    // client gets the bytes as received (`exact`).
+    return config.key === undefined ? answer : withoutKey(answer, config.key)
   }
 
   const answerHere = async (): Promise<SandboxResponse> => {
@@ -137,7 +150,7 @@ export const answerInFront = async (
       headers: upstreamHeaders(request.headers, config.key),
       body: request.method === 'GET' || request.method === 'HEAD' ? null : request.body,
     }
-    const answer = await callUpstream(input.forward ?? front.forward, sent, config.timeoutMs)
+    const answer = await callUpstream(input.forward ?? front.forward, sent, config)
     forwarded = { sent, answer }
     const text = answer.text ?? decoder.decode(answer.body)
     return check(answer.status, answer.headers, answer.body, text, config.url)
@@ -223,7 +236,10 @@ export const answerInFront = async (
     source,
     violations,
   })
-  if (forwarded !== undefined && front.recording !== undefined)
-    front.recording.add({ entry: toJournalEntry(done.record), ...forwarded })
+  if (forwarded !== undefined && front.recording !== undefined) {
+    // Written before the answer goes: a slow disk slows the traffic, entries never pile up.
+    const written = front.recording.add({ entry: toJournalEntry(done.record), ...forwarded })
+    if (written !== undefined) await written
+  }
   return done
 }

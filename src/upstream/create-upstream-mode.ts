@@ -13,8 +13,10 @@ import type { ResolvedUpstream } from './upstream-options.js'
 /** Upstream mode, loaded (only when the sandbox has the `upstream` option). */
 export interface UpstreamMode {
   answer(input: InFrontInput): Promise<{ response: SandboxResponse; record: JournalRecord }>
-  /** The forwarded traffic recorded so far; no entries without `record`. */
+  /** The forwarded traffic recorded so far; no entries without `record` (or with a file). */
   recording(): Har
+  /** How many answers were recorded. */
+  recorded(): number
   /** Resolves once the recording's sink has the newest entries. */
   flush(): Promise<void>
   /** The replay archive: answers indexed and entries skipped; undefined without `replay`. */
@@ -45,7 +47,9 @@ export const createUpstreamMode = (input: {
   }
   const replay = config.replay === undefined ? undefined : createReplayIndex(config.replay, bases)
   const recording =
-    config.record === undefined ? undefined : createRecording(config.record.sink, ctx.onError)
+    config.record === undefined
+      ? undefined
+      : createRecording(config.record, config.key, ctx.onError)
   const front: Front = {
     ctx,
     config,
@@ -59,10 +63,11 @@ export const createUpstreamMode = (input: {
     recording,
     forward: createFetchForwarder(),
   }
-  const empty = createRecording(undefined, ctx.onError)
+  const empty = createRecording({ sink: undefined, appender: undefined }, undefined, ctx.onError)
   return {
     answer: (request) => answerInFront(front, request),
     recording: () => (recording ?? empty).toHAR(),
+    recorded: () => recording?.count ?? 0,
     flush: async () => {
       await recording?.flush()
     },

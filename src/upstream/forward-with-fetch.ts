@@ -12,17 +12,49 @@ const reasonOf = (error: unknown): string => {
 }
 
 /**
+ * Reads a body as it streams in, stopping past `limit` bytes (fetch has
+ * decoded it: the limit bounds the inflated size of a compressed body).
+ */
+const readBounded = async (
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+): Promise<Uint8Array | undefined> => {
+  if (body === null) return new Uint8Array(0)
+  const reader = body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      reader.cancel().catch(() => {})
+      return undefined
+    }
+    chunks.push(value)
+  }
+  const bytes = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return bytes
+}
+
+/**
  * A forwarder over `fetch`, for the runtimes without their own: MSW's
  * (`prepare` is msw's `bypass`, so the request is not intercepted again) and
  * a bare core. fetch decodes compressed bodies, so `Content-Encoding` and
- * `Content-Length` are not passed on.
+ * `Content-Length` are not passed on. The body is read as it streams in, at
+ * most `maxBodyBytes` decoded (issue 31).
  *
  * @example
  * const forward = createFetchForwarder((request) => bypass(request))
  */
 export const createFetchForwarder =
   (prepare: (request: Request) => Request = (request) => request): Forwarder =>
-  async ({ method, url, headers, body, signal }) => {
+  async ({ method, url, headers, body, signal, maxBodyBytes }) => {
     let response: Response
     try {
       response = await fetch(
@@ -47,7 +79,16 @@ export const createFetchForwarder =
     })
     for (const cookie of response.headers.getSetCookie?.() ?? []) pairs.push(['set-cookie', cookie])
     try {
-      const bytes = new Uint8Array(await response.arrayBuffer())
+      const decoded = response.headers.has('content-encoding')
+      const declared = Number(response.headers.get('content-length'))
+      const bytes =
+        !decoded && declared > maxBodyBytes
+          ? undefined
+          : await readBounded(response.body, maxBodyBytes)
+      if (bytes === undefined) {
+        response.body?.cancel().catch(() => {})
+        return { kind: 'too-large', decoded }
+      }
       return { kind: 'answer', status: response.status, headers: pairs, body: bytes }
     } catch (error) {
       return { kind: 'unavailable', reason: `the answer broke off (${reasonOf(error)})` }

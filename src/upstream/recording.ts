@@ -1,16 +1,25 @@
-import type { UpstreamRequest } from '../http/forwarder.js'
 import type { JournalEntry } from '../journal/journal.js'
-import { redactHeader, redactHeaders, redactUrl } from '../journal/redact-secrets.js'
+import {
+  redactHeader,
+  redactHeaders,
+  redactKnownSecret,
+  redactUrl,
+} from '../journal/redact-secrets.js'
 import { type Har, type HarEntry, statusTextOf, toHAR } from '../journal/to-har.js'
-import type { Answered } from './call-upstream.js'
-import type { RecordSink } from './upstream-options.js'
+import type { Answered, OutgoingRequest } from './call-upstream.js'
+import type { RecordAppender, RecordSink } from './upstream-options.js'
 
 /** The forwarded traffic kept as HAR 1.2, in the order it was answered. */
 export interface Recording {
-  /** Records one forwarded request and the upstream's answer (full bodies, secrets redacted). */
-  add(input: RecordInput): void
-  /** The recording so far. */
+  /**
+   * Records one forwarded request and the upstream's answer (full bodies,
+   * secrets redacted); a promise when an appender is writing it (the answer waits).
+   */
+  add(input: RecordInput): void | Promise<void>
+  /** The recording so far (no entries with an appender: it keeps none). */
   toHAR(): Har
+  /** How many entries were recorded. */
+  readonly count: number
   /** Resolves once the sink has taken the newest recording (a file written, say). */
   flush(): Promise<void>
 }
@@ -19,7 +28,7 @@ export interface RecordInput {
   /** The journal's entry of the request (what `_sandbox` and `_violations` say). */
   entry: JournalEntry
   /** What was sent upstream. */
-  sent: Omit<UpstreamRequest, 'signal'>
+  sent: OutgoingRequest
   /** What the upstream answered, before any strict-mode replacement. */
   answer: Answered
 }
@@ -34,19 +43,25 @@ const base64 = (bytes: Uint8Array): string => {
   return btoa(binary)
 }
 
-/** The body as HAR text: UTF-8 text as it is, other bytes in base64. */
-const content = (answer: Answered): { text: string; encoding?: 'base64' } => {
-  if (answer.text !== undefined) return { text: answer.text }
+/** The body as HAR text: UTF-8 text as it is (the upstream key redacted), other bytes in base64. */
+const content = (
+  answer: Answered,
+  key: string | undefined,
+): { text: string; encoding?: 'base64' } => {
+  if (answer.text !== undefined) return { text: redactKnownSecret(answer.text, key) }
   try {
-    return { text: strictDecoder.decode(answer.body) }
+    return { text: redactKnownSecret(strictDecoder.decode(answer.body), key) }
   } catch {
     return { text: base64(answer.body), encoding: 'base64' }
   }
 }
 
-const toRecordedEntry = ({ entry, sent, answer }: RecordInput): HarEntry => {
+const toRecordedEntry = (
+  { entry, sent, answer }: RecordInput,
+  key: string | undefined,
+): HarEntry => {
   const [skeleton] = toHAR([entry]).log.entries as [HarEntry]
-  const { text, encoding } = content(answer)
+  const { text, encoding } = content(answer, key)
   // A decoded body no longer has the length or encoding the headers gave it.
   const decoded = answer.text !== undefined
   const headers = answer.headers
@@ -54,14 +69,14 @@ const toRecordedEntry = ({ entry, sent, answer }: RecordInput): HarEntry => {
       const lower = name.toLowerCase()
       return !(decoded && (lower === 'content-encoding' || lower === 'content-length'))
     })
-    .map(([name, value]) => ({ name, value: redactHeader(name, value) }))
+    .map(([name, value]) => ({ name, value: redactKnownSecret(redactHeader(name, value), key) }))
   const mimeType =
     answer.headers.find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? 'x-unknown'
-  const requestText = sent.body === null ? null : decoder.decode(sent.body)
-  const url = redactUrl(sent.url)
+  const requestText = sent.body === null ? null : redactKnownSecret(decoder.decode(sent.body), key)
+  const url = redactKnownSecret(redactUrl(sent.url), key)
   const requestHeaders = Object.entries(redactHeaders(sent.headers)).map(([name, value]) => ({
     name,
-    value,
+    value: redactKnownSecret(value, key),
   }))
   return {
     ...skeleton,
@@ -104,37 +119,50 @@ const toRecordedEntry = ({ entry, sent, answer }: RecordInput): HarEntry => {
 
 /**
  * The recording of upstream mode (`record`): every forwarded request and the
- * upstream's answer as HAR 1.2, full bodies, secrets redacted as the journal
- * redacts them (contract §14). Repeated identical requests stay separate
- * entries, in order (contract §17). The sink, when given, gets the whole
+ * upstream's answer as HAR 1.2, full bodies (bounded by the upstream body
+ * limit), secrets redacted as the journal redacts them (contract §14), the
+ * upstream key wherever it appears. Repeated identical requests stay separate
+ * entries, in order (contract §17). With an appender (a file) each entry goes
+ * to it and none is kept; else entries are kept, and a sink gets the whole
  * recording after each answer.
  *
  * @example
- * const recording = createRecording((har) => writer.write(JSON.stringify(har)), console.error)
+ * const recording = createRecording({ sink: undefined, appender }, undefined, console.error)
  */
 export const createRecording = (
-  sink: RecordSink | undefined,
+  target: { sink: RecordSink | undefined; appender: RecordAppender | undefined },
+  key: string | undefined,
   onError: (error: unknown) => void,
 ): Recording => {
+  const { sink, appender } = target
   const entries: HarEntry[] = []
   const har = toHAR([])
   har.log.entries = entries
   let pending: Promise<unknown> = Promise.resolve()
+  let count = 0
+  const track = (written: void | Promise<void>): void | Promise<void> => {
+    if (written === undefined) return
+    // A target that fails (a full disk) is reported, and the next answer tries again.
+    const settled = written.catch(onError)
+    pending = settled
+    return settled
+  }
   return {
     add(input) {
-      entries.push(toRecordedEntry(input))
-      if (sink === undefined) return
-      let written: void | Promise<void>
+      const entry = toRecordedEntry(input, key)
+      count++
       try {
-        written = sink(har)
+        if (appender !== undefined) return track(appender.append(entry))
+        entries.push(entry)
+        if (sink !== undefined) track(sink(har))
       } catch (error) {
         onError(error)
-        return
       }
-      // A sink that fails (a full disk) is reported, and the next answer tries again.
-      if (written !== undefined) pending = written.catch(onError)
     },
     toHAR: () => ({ log: { ...har.log, entries: [...entries] } }),
+    get count() {
+      return count
+    },
     async flush() {
       await pending
     },

@@ -12,6 +12,7 @@ export interface UpstreamProcess {
 }
 
 const BROKEN = fileURLToPath(new URL('./broken-upstream.mjs', import.meta.url))
+const HOSTILE = fileURLToPath(new URL('./hostile-upstream.mjs', import.meta.url))
 
 const stopper = (run: Pick<CliRun, 'child' | 'exited'>) => async (): Promise<void> => {
   if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL')
@@ -41,8 +42,20 @@ export const startSandboxUpstream = async (args: readonly string[]): Promise<Ups
  */
 export const startBrokenUpstream = async (
   options: { hang?: boolean } = {},
-): Promise<UpstreamProcess> => {
-  const child = spawn(process.execPath, [BROKEN, ...(options.hang === true ? ['--hang'] : [])], {
+): Promise<UpstreamProcess> => startScript(BROKEN, options.hang === true ? ['--hang'] : [])
+
+/**
+ * The hostile deployment of test/support/hostile-upstream.mjs (issue 31): gzip
+ * bombs, endless and dripping bodies, lying lengths, echoed keys, invalid
+ * statuses and headers, each at `/v1/hostile/<case>`.
+ *
+ * @example
+ * const hostile = await startHostileUpstream()
+ */
+export const startHostileUpstream = (): Promise<UpstreamProcess> => startScript(HOSTILE, [])
+
+const startScript = async (script: string, args: string[]): Promise<UpstreamProcess> => {
+  const child = spawn(process.execPath, [script, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   const exited = new Promise<number | string>((resolve) =>
@@ -55,7 +68,7 @@ export const startBrokenUpstream = async (
       const match = /serving (http:\/\/[^\s/]+)/.exec(out)
       if (match?.[1] !== undefined) resolve(match[1])
     })
-    void exited.then((code) => reject(new Error(`The broken upstream exited (${code}).`)))
+    void exited.then((code) => reject(new Error(`The upstream ${script} exited (${code}).`)))
   })
   return { url: `${origin}/v1`, origin, stop: stopper({ child, exited }) }
 }

@@ -47,6 +47,6 @@ export const answerMode = async (
     modes: controls.mode.list(),
     upstream: upstream.url ?? null,
     replay: (await upstream.replay()) ?? null,
-    recorded: (await upstream.recording()).log.entries.length,
+    recorded: await upstream.recorded(),
   })
 }

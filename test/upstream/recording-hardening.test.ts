@@ -1,0 +1,232 @@
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RECORDING_TAIL } from '../../src/files/open-har-appender.js'
+import { RecordingFileError } from '../../src/files/recording-file-error.js'
+import { createSandboxServer } from '../../src/server/create-sandbox-server.js'
+import { killAllChildren, spawnCli } from '../server/spawn-cli.js'
+import { startHostileUpstream, type UpstreamProcess } from '../support/upstream-processes.js'
+import { FREE, type Front, startFront } from './upstream-front.js'
+
+// Issue 31 items 2-5: recordings appended in place with bounded memory, an existing one kept,
+// the upstream key never recorded whole, a replay that cannot be served refused at load.
+let dir: string
+let hostile: UpstreamProcess
+const fronts: Front[] = []
+const front = async (options: Parameters<typeof startFront>[0]): Promise<Front> => {
+  const started = await startFront(options)
+  fronts.push(started)
+  return started
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'petstore-recording-'))
+  hostile = await startHostileUpstream()
+}, 60_000)
+afterAll(async () => {
+  await Promise.all(fronts.map((f) => f.close()))
+  await hostile?.stop()
+  killAllChildren()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+interface HarLike {
+  log: { version: string; entries: { request: { url: string }; response: HarResponse }[] }
+}
+interface HarResponse {
+  status: number
+  headers: { name: string; value: string }[]
+  content: { text: string }
+}
+
+const readHar = (file: string): HarLike => JSON.parse(readFileSync(file, 'utf8')) as HarLike
+
+const get = async (f: Front, path: string, headers = FREE): Promise<string> => {
+  const response = await f.get(path, headers)
+  return response.text()
+}
+
+describe('--record appends as it goes', () => {
+  it('appends each answer in place (no rewrite), the file valid HAR after each, nothing kept in memory', async () => {
+    const file = join(dir, 'append.har')
+    const f = await front({ upstream: { url: hostile.url, record: file } })
+    await get(f, '/v1/hostile/sized?bytes=2000')
+    const { ino } = statSync(file)
+    expect(readHar(file).log.entries).toHaveLength(1)
+    for (let i = 2; i <= 5; i++) {
+      await get(f, `/v1/hostile/sized?bytes=${i * 1000}`)
+      // Valid after every answer, the same file (an atomic rewrite renames a new one over it).
+      const har = readHar(file)
+      expect(har.log.version).toBe('1.2')
+      expect(har.log.entries).toHaveLength(i)
+      expect(statSync(file).ino).toBe(ino)
+    }
+    expect(readHar(file).log.entries.map((e) => e.request.url.split('=')[1])).toEqual([
+      '2000',
+      '2000',
+      '3000',
+      '4000',
+      '5000',
+    ])
+    // One line per entry: the writer never holds the recording.
+    expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(1 + 5 + 2)
+    expect((await f.app.sandbox.upstream.recording()).log.entries).toEqual([])
+    const mode = (await (await fetch(`${f.origin}/__sandbox/mode`)).json()) as { recorded: number }
+    expect(mode.recorded).toBe(5)
+  })
+
+  it('records no body past the upstream body limit (the answer is refused, nothing recorded)', async () => {
+    const file = join(dir, 'bounded.har')
+    const f = await front({ upstream: { url: hostile.url, record: file, maxBodyBytes: 4096 } })
+    expect((await f.get('/v1/hostile/sized?bytes=8000')).status).toBe(502)
+    await get(f, '/v1/hostile/sized?bytes=1000')
+    expect(readHar(file).log.entries.map((e) => e.response.status)).toEqual([200])
+  })
+
+  it('appends to an existing recording on the next start, and repairs one cut short by a kill', async () => {
+    const file = join(dir, 'resume.har')
+    const first = await front({ upstream: { url: hostile.url, record: file } })
+    await get(first, '/v1/hostile/sized?bytes=100')
+    await get(first, '/v1/hostile/sized?bytes=200')
+    await first.close()
+    // A kill in the middle of the third append: the tail gone, half an entry written.
+    truncateSync(file, statSync(file).size - RECORDING_TAIL.length)
+    writeFileSync(file, ',{"startedDateTime":"2026-', { flag: 'a' })
+    // Readable as it is: --replay serves the two whole entries.
+    const replay = await front({ upstream: { replay: file } })
+    const replayed = await replay.get('/v1/hostile/sized?bytes=200')
+    expect([replayed.status, await replayed.text()]).toEqual([200, expect.stringMatching(/^\[/)])
+    expect(await replay.app.sandbox.upstream.replay()).toEqual({ answers: 2, skipped: 0 })
+    // Recording again appends after them.
+    const second = await front({ upstream: { url: hostile.url, record: file } })
+    await get(second, '/v1/hostile/sized?bytes=300')
+    expect(readHar(file).log.entries.map((e) => e.request.url.split('=')[1])).toEqual([
+      '100',
+      '200',
+      '300',
+    ])
+  })
+
+  it('refuses an existing file it did not write (never replaces it) and removes a killed writer’s temp files', async () => {
+    const file = join(dir, 'theirs.har')
+    const theirs = `${JSON.stringify({ log: { version: '1.2', entries: [] } }, null, 2)}\n`
+    writeFileSync(file, theirs)
+    const stale = join(dir, '.theirs.har.999999.3.tmp')
+    writeFileSync(stale, '{')
+    expect(() => createSandboxServer({ upstream: { url: hostile.url, record: file } })).toThrow(
+      RecordingFileError,
+    )
+    expect(() => createSandboxServer({ upstream: { url: hostile.url, record: file } })).toThrow(
+      /Failed to record to .*theirs\.har: the file exists and is not a recording the sandbox can append to/,
+    )
+    expect(readFileSync(file, 'utf8')).toBe(theirs)
+    expect(existsSync(stale)).toBe(false)
+    const cli = spawnCli(['--port', '0', '--upstream', hostile.url, '--record', file])
+    expect(await cli.exited).toBe(1)
+    expect(cli.stderr().trim().split('\n')).toHaveLength(1)
+    expect(cli.stderr()).toContain('is not a recording the sandbox can append to')
+  })
+})
+
+describe('the upstream key, echoed by the upstream', () => {
+  it('is never journaled, exported or recorded whole', async () => {
+    const key = 'staging-secret-key-0123456789'
+    const file = join(dir, 'echo.har')
+    const f = await front({ upstream: { url: hostile.url, key, record: file } })
+    const response = await f.get('/v1/hostile/echo-key')
+    expect(response.status).toBe(200)
+    await response.arrayBuffer()
+    const journal = JSON.stringify(await f.journal())
+    const exported = await (await fetch(`${f.origin}/__sandbox/requests.har`)).text()
+    const recorded = readFileSync(file, 'utf8')
+    for (const stored of [journal, exported, recorded]) {
+      expect(stored).not.toContain(key)
+      expect(stored).toContain('stag…(redacted)')
+    }
+    const [journaled] = await f.journal()
+    expect(journaled?.response?.headers).toMatchObject({
+      'x-echo-authorization': 'Bearer stag…(redacted)',
+    })
+  })
+})
+
+const entry = (response: Record<string, unknown>) => ({
+  request: { method: 'GET', url: 'https://staging.test/v1/pets', headers: [] },
+  response: { status: 200, headers: [], content: { text: '[]' }, ...response },
+})
+const harOf = (...entries: unknown[]) => ({ log: { version: '1.2', entries } })
+
+describe('a replay that cannot be served', () => {
+  it.each([
+    ['a status past 599', { status: 1000 }, 'response.status 1000 is not an HTTP status'],
+    ['a status under 100', { status: 99 }, 'response.status 99 is not an HTTP status'],
+    ['a status that is not whole', { status: 1.5 }, 'response.status 1.5 is not an HTTP status'],
+    ['a status that is text', { status: '200' }, 'response.status "200" is not an HTTP status'],
+    [
+      'a header name with a space',
+      { headers: [{ name: 'Bad Name', value: 'x' }] },
+      'response header name "Bad Name" is not an HTTP token',
+    ],
+    [
+      'a header value with CR/LF',
+      { headers: [{ name: 'X-A', value: 'a\r\nSet-Cookie: x=1' }] },
+      "response header X-A's value",
+    ],
+    [
+      'a header value past Latin-1',
+      { headers: [{ name: 'X-A', value: 'caf\u00e9 \u2603' }] },
+      'response header X-A\'s value "caf\u00e9 \u2603" has a line break, a NUL or a character past Latin-1',
+    ],
+    [
+      'a body that says base64 and is not',
+      { content: { text: 'not base64 at all!', encoding: 'base64' } },
+      'response.content.text is not valid base64',
+    ],
+  ])('is refused at load, naming the entry: %s', (_name, response, message) => {
+    const har = harOf(entry({}), entry(response))
+    expect(() => createSandboxServer({ upstream: { replay: har } })).toThrow(
+      `entry 2 (GET https://staging.test/v1/pets): ${message}`,
+    )
+  })
+
+  it('serves a recording whose entries are valid, a failed connection and HTTP/2 pseudo-headers included', async () => {
+    const har = harOf(
+      entry({
+        headers: [
+          { name: ':status', value: '200' },
+          { name: 'ETag', value: '"a"' },
+        ],
+      }),
+      entry({ status: 0 }),
+    )
+    const f = await front({ upstream: { replay: har } })
+    const response = await f.get('/v1/pets')
+    expect(response.status).toBe(200)
+    expect(response.headers.get('etag')).toBe('"a"')
+  })
+
+  it('--replay of a file with invalid base64 exits 1 with one line and no stack trace', async () => {
+    const file = join(dir, 'bad-base64.har')
+    writeFileSync(
+      file,
+      JSON.stringify(harOf(entry({ content: { text: '@@@', encoding: 'base64' } }))),
+    )
+    const cli = spawnCli(['--port', '0', '--replay', file])
+    expect(await cli.exited).toBe(1)
+    const lines = cli.stderr().trim().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain(
+      'bad-base64.har: entry 1 (GET https://staging.test/v1/pets): response.content.text is not valid base64',
+    )
+    expect(cli.stderr()).not.toMatch(/\n\s+at /)
+  })
+})
