@@ -66,7 +66,7 @@ describe('verify is safe by default', () => {
     const writes = await verify({ target, key: 'sandbox-enterprise', allowWrites: true })
     expect(writes.requests).toBe(33)
     // Each required field missing alone, and each field of a wrong type, is a probe of its own.
-    const observed = (id: string) => writes.checks.find((c) => c.id === id)?.observed ?? ''
+    const observed = (id: string) => String(writes.checks.find((c) => c.id === id)?.observed ?? '')
     expect(observed('spec.create.missing-fields').match(/POST \/pets/g)).toHaveLength(3)
     expect(observed('spec.create.invalid-values').match(/POST \/pets/g)).toHaveLength(4)
     expect(writes.passed).toBe(true)
