@@ -13,6 +13,8 @@ export type VerifyCommand =
       allowWrites: boolean
       maxRequests: number | undefined
       timeoutMs: number | undefined
+      maxWaitMs: number | undefined
+      maxBodyBytes: number | undefined
       /** `--report json FILE`, `--report junit FILE` (repeatable). */
       reports: { format: 'json' | 'junit'; file: string }[]
       /** `--emit-config FILE`: the config that makes the sandbox answer like the target. */
@@ -27,6 +29,8 @@ const OPTIONS = {
   'allow-writes': { type: 'boolean' },
   'max-requests': { type: 'string' },
   timeout: { type: 'string' },
+  'max-wait': { type: 'string' },
+  'max-body': { type: 'string' },
   'emit-config': { type: 'string' },
   config: { type: 'string', short: 'c' },
   help: { type: 'boolean', short: 'h' },
@@ -54,6 +58,18 @@ const SCHEMAS = {
       error: 'must be a duration from 100ms to 300s (write 10, 10s or 500ms)',
     }),
   ),
+  maxWaitMs: z.number().check(
+    z.refine((ms: number) => Number.isInteger(ms) && ms >= 0 && ms <= 3_600_000, {
+      error: 'must be a duration from 0 to 3600s (write 65, 65s or 0)',
+    }),
+  ),
+  maxBodyBytes: z
+    .number()
+    .check(
+      z.int(),
+      z.gte(1_024, { error: 'must be from 1024 to 104857600 bytes' }),
+      z.lte(104_857_600, { error: 'must be from 1024 to 104857600 bytes' }),
+    ),
   file: z.string().check(z.minLength(1)),
 }
 
@@ -136,6 +152,11 @@ export const parseVerifyArgs = (args: readonly string[], env: Env = {}): VerifyC
       () => SCHEMAS.maxRequests,
     ),
     timeoutMs: readDuration(given('timeout', values.timeout, env), () => SCHEMAS.timeoutMs),
+    maxWaitMs: readDuration(given('max-wait', values['max-wait'], env), () => SCHEMAS.maxWaitMs),
+    maxBodyBytes: readInteger(
+      given('max-body', values['max-body'], env),
+      () => SCHEMAS.maxBodyBytes,
+    ),
     reports,
     emitConfig: readText(given('emit-config', values['emit-config'], env), () => SCHEMAS.file),
     configFile: readText(given('config', values.config, env), () => SCHEMAS.file),

@@ -66,6 +66,8 @@ export const runVerifyCommand = async (
       allowWrites: command.allowWrites,
       ...(command.maxRequests === undefined ? {} : { maxRequests: command.maxRequests }),
       ...(command.timeoutMs === undefined ? {} : { timeoutMs: command.timeoutMs }),
+      ...(command.maxWaitMs === undefined ? {} : { maxWaitMs: command.maxWaitMs }),
+      ...(command.maxBodyBytes === undefined ? {} : { maxBodyBytes: command.maxBodyBytes }),
       sandbox,
     })
   } catch (error) {

@@ -15,6 +15,10 @@ Options:
                              "petstore-sandbox verify <time> #n"
       --max-requests N       the most requests to send (default 150)
       --timeout T            the longest one request may take (default 10s; 500ms, 30s)
+      --max-wait T           the most to wait for the key's quota to reset, in all
+                             (default 65s; 0 never waits); past it verify stops
+      --max-body BYTES       the largest answer body read (default 1048576); a larger
+                             one fails its check and stops the run
       --report json FILE     write the report as JSON: checks [{ id, kind, pass, observed,
                              expected, message }] (repeatable with another format)
       --report junit FILE    write the report as JUnit XML for CI

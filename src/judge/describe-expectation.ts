@@ -4,6 +4,7 @@
 import type { JournalEntry } from '../journal/journal.js'
 import type { Difference } from './compare-entry.js'
 import type { RequestMatch } from './request-match.js'
+import { showBoundedJson } from './show-bounded-json.js'
 
 /** A request as a failed expectation names it. */
 export interface ExpectationRequest {
@@ -65,9 +66,8 @@ const requestOf = (entry: JournalEntry): ExpectationRequest => ({
 export const showValue = (value: unknown): string => {
   if (value === undefined) return '(absent)'
   if (value instanceof RegExp) return String(value)
-  const text = JSON.stringify(value, (_key, inner: unknown) =>
-    inner instanceof RegExp ? String(inner) : inner,
-  )
+  // Bounded and without recursion: a journaled body nested thousands deep is shown, not a stack overflow.
+  const text = showBoundedJson(value, MAX_VALUE_CHARS)
   return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS - 1)}…` : text
 }
 

@@ -40,6 +40,25 @@ export interface ExpectOptions {
   times?: number | undefined
 }
 
+/**
+ * The deepest `body` a match may have (arrays and objects, counted from 1):
+ * the comparison recurses once a level, so a bound keeps it off the stack's
+ * end. A journaled body may be deeper; it is compared only as deep as the match.
+ */
+export const MAX_MATCH_BODY_DEPTH = 1_000
+
+/** True when `value` nests arrays or objects deeper than `limit`; iterative. */
+const deeperThan = (value: unknown, limit: number): boolean => {
+  const stack: [unknown, number][] = [[value, 1]]
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop() as [unknown, number]
+    if (typeof item !== 'object' || item === null || item instanceof RegExp) continue
+    if (depth > limit) return true
+    for (const inner of Object.values(item)) stack.push([inner, depth + 1])
+  }
+  return false
+}
+
 const FIELDS = new Set(['method', 'path', 'query', 'headers', 'body', 'status', 'operation'])
 
 const fail = (reason: string): never => {
@@ -102,6 +121,10 @@ export const checkRequestMatch = (
     fail(`path must be a string ('/v1/pets/:petId') or a RegExp. Fix the match`)
   if (typeof path === 'string' && !path.startsWith('/') && !/^https?:\/\//i.test(path))
     fail(`path "${path}" must start with "/" (or be a full http(s) URL). Fix the match`)
+  if (deeperThan(fields.body, MAX_MATCH_BODY_DEPTH))
+    fail(
+      `body nests arrays and objects deeper than ${MAX_MATCH_BODY_DEPTH.toLocaleString('en-US')} levels; match a shallower part of it (the rest matches anything). Fix the match`,
+    )
   checkValues('query', fields.query)
   checkValues('headers', fields.headers)
   if (status !== undefined) checkStatus(status)

@@ -128,13 +128,14 @@ function* stages(
   let caller: Caller | undefined
   let rateLimitHeaders: Record<string, string> | null = null
   let scenario = ''
+  let target: string | undefined
   let response: SandboxResponse
   try {
     const auth = parseAuthorization(request.headers.authorization)
     const requested = requestedSession(url, request.headers)
     let bound = auth.kind === 'bearer' ? ctx.state.keySession(auth.token) : undefined
     if (bound instanceof Promise) bound = (yield bound) as string | undefined
-    const target = selectSession({ requested, boundTo: bound })
+    target = selectSession({ requested, boundTo: bound })
     let identified = identify({ state: ctx.state, session: target, auth, request })
     if (identified instanceof Promise) identified = (yield identified) as Caller
     caller = identified
@@ -218,6 +219,23 @@ function* stages(
   // The `errorCodes` setting (contract §16): the deployment's names for the codes, when any.
   if (ctx.settings.renamesErrorCodes)
     response = renameErrorCode(response, ctx.settings.fidelity.errorCodes)
+  // Without a valid key, `default` answered; a session the request names that exists
+  // journals it (contract §18 judges "in the same session"), neither opened, touched
+  // nor evicted by it (decisions 0026, 0047). Off the path of a valid key.
+  if (
+    caller !== undefined &&
+    caller.key === undefined &&
+    target !== undefined &&
+    target !== DEFAULT_SESSION
+  ) {
+    let named = ctx.state.openedSession(target)
+    if (named instanceof Promise) named = (yield named) as SessionState | undefined
+    if (named !== undefined) {
+      session = named
+      now = 0
+      scenario = ''
+    }
+  }
   // A request refused before its session was known is journaled in `default`.
   if (session === undefined) {
     let fallback = ctx.state.session(DEFAULT_SESSION)

@@ -339,6 +339,12 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
       return session
     },
     peekSession: (id) => (id === DEFAULT_SESSION ? defaultSession : others.get(id)),
+    openedSession(id) {
+      if (id === DEFAULT_SESSION) return defaultSession
+      // An idle session past its time is gone, as the next request would find it.
+      const session = others.get(id)
+      return session !== undefined && realNow() - session.lastUsed < ttl ? session : undefined
+    },
     sessions: () => [defaultSession, ...others.values()],
     listSessions: () =>
       [defaultSession, ...others.values()].map((session) => ({

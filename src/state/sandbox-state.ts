@@ -127,6 +127,12 @@ export interface SandboxState {
    * (decision 0026). Omitted: the sandbox's own callers (control API, code).
    */
   session(id: string, owner?: string): Awaitable<SessionState>
+  /**
+   * The session of that id if it exists, without creating, touching (last
+   * use) or evicting it: where a request without a valid key that names it is
+   * journaled (decisions 0026, 0047). Undefined when there is none.
+   */
+  openedSession(id: string): Awaitable<SessionState | undefined>
   /** Every live session, `default` first. */
   listSessions(): Awaitable<SessionSummary[]>
   /** Drops a session other than `default` with everything in it; false when there is none. */

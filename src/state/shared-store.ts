@@ -170,6 +170,7 @@ export const openSharedState = (store: StoreOption, options: SharedStateOptions)
       real !== undefined ? real.findKey(id, key) : get().then((s) => s.findKey(id, key)),
     session: (id, owner) =>
       real !== undefined ? real.session(id, owner) : get().then((s) => s.session(id, owner)),
+    openedSession: async (id) => (await get()).openedSession(id),
     listSessions: async () => (await get()).listSessions(),
     dropSession: async (id) => (await get()).dropSession(id),
     async close() {

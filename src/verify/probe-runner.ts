@@ -44,10 +44,12 @@ export interface ProbeRunnerOptions {
   maxRequests: number
   now: () => number
   sleep: (ms: number) => Promise<void>
+  /** The most `verify` waits for quota windows to reset, in all (`--max-wait`). */
+  maxWaitMs: number
 }
 
-/** The longest `verify` waits for a minute window to reset rather than stop. */
-const LONGEST_WAIT_MS = 65_000
+/** The default of `--max-wait`: one minute window, and a little. */
+export const DEFAULT_MAX_WAIT_MS = 65_000
 
 const parseJson = (body: string): unknown => {
   try {
@@ -64,7 +66,7 @@ const integer = (value: string | undefined): number | undefined =>
  * Sends `verify`'s requests, safely: at most `maxRequests`; never again after
  * a 429 (it would count towards a ban) or after a request that got no answer;
  * when the key's `X-RateLimit-Remaining` reaches 0 it waits for the window to
- * reset (up to a minute) or stops. Every answer goes through the response
+ * reset while the run's waits stay within `maxWaitMs` in all, else stops. Every answer goes through the response
  * validator; each rule's tally is kept. `send` resolves undefined once stopped.
  *
  * @example
@@ -82,6 +84,8 @@ export const createProbeRunner = (options: ProbeRunnerOptions) => {
   }
   let remaining: number | undefined
   let resetAt: number | undefined
+  /** What the run has waited for quota windows so far. */
+  let waited = 0
 
   const tally = (probe: Probe, answer: VerifyResponse): void => {
     const violations = validateAnswer({
@@ -110,14 +114,21 @@ export const createProbeRunner = (options: ProbeRunnerOptions) => {
     if (remaining !== 0 || resetAt === undefined) return true
     const wait = resetAt * 1_000 - options.now()
     if (wait <= 0) return true
-    if (wait > LONGEST_WAIT_MS) {
+    // Bounded in all, not per wait: a target that always says "0 remaining, resets
+    // in 59 s" would otherwise be waited for before every request (issue 31 item 7).
+    if (waited + wait + 250 > options.maxWaitMs) {
+      const until = new Date(resetAt * 1_000).toISOString()
       state.stopped = {
         reason: 'quota',
-        message: `The key's quota is used up (X-RateLimit-Remaining: 0) until ${new Date(resetAt * 1_000).toISOString()}; verify stopped rather than be refused.`,
+        message:
+          waited === 0
+            ? `The key's quota is used up (X-RateLimit-Remaining: 0) until ${until}, past --max-wait (${options.maxWaitMs / 1000} s); verify stopped rather than be refused.`
+            : `The key's quota was used up again (X-RateLimit-Remaining: 0, until ${until}) after verify had waited ${Math.round(waited / 1000)} s for it; waiting more would pass --max-wait (${options.maxWaitMs / 1000} s), so verify stopped. A quota this small for the key's plan is worth a look.`,
       }
       return false
     }
     await options.sleep(wait + 250)
+    waited += wait + 250
     remaining = undefined
     return true
   }

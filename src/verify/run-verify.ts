@@ -6,7 +6,7 @@ import { observeErrorCodes, toGapChecks } from './gap-checks.js'
 import { runGetChecks } from './get-checks.js'
 import { findMaxBodyBytes, findNameMaxLength } from './limit-search.js'
 import { runListChecks } from './list-checks.js'
-import { createProbeRunner } from './probe-runner.js'
+import { createProbeRunner, DEFAULT_MAX_WAIT_MS } from './probe-runner.js'
 import { redactReport, redactTarget } from './redact-report.js'
 import { VERIFY_CHECKS } from './verify-checks.js'
 import type { VerifyContext } from './verify-context.js'
@@ -29,6 +29,8 @@ export interface RunVerifyOptions {
   now?: () => number
   /** How to wait for a rate-limit window (default setTimeout). */
   sleep?: (ms: number) => Promise<void>
+  /** The most to wait for quota windows, in all, in ms (default 65,000). */
+  maxWaitMs?: number
 }
 
 const ruleCheck = (ctx: VerifyContext, id: AnswerRule): VerifyCheck | undefined => {
@@ -89,6 +91,7 @@ export const runVerify = async (options: RunVerifyOptions): Promise<VerifyReport
     maxRequests,
     now,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
   })
   const ctx: VerifyContext = {
     runner,

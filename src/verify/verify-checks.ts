@@ -19,9 +19,10 @@ const PROBE_CHECKS = {
   'spec.get.found': 'GET /pets/{id} of a listed pet is answered 200 with that pet.',
   'spec.get.not-found': 'GET /pets/{id} of an unknown id is answered 404 with an Error.',
   'spec.create.created': 'POST /pets with a valid NewPet is answered 201 with the Pet.',
-  'spec.create.missing-fields': 'POST /pets without name and categoryId is answered 400.',
+  'spec.create.missing-fields':
+    'POST /pets without name, without categoryId, and with {} is answered 400 (three requests).',
   'spec.create.invalid-values':
-    'POST /pets with a categoryId that is not an integer is answered 400.',
+    'POST /pets with a field of the wrong type (name 42, categoryId "one" or 1.5, status 7) is answered 400 (four requests).',
   'spec.create.malformed-json': 'POST /pets with a body that is not JSON is answered 400.',
   'spec.create.content-type': 'POST /pets without Content-Type: application/json is answered 400.',
 } as const

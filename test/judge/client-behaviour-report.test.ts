@@ -86,7 +86,7 @@ describe('no-exponential-backoff', () => {
     const report = await sandbox.report()
     expect(rules(report)).toEqual(['no-exponential-backoff'])
     expect(report.findings[0]).toMatchObject({ level: 'error', seqs: seqs(1, 4) })
-    expect(report.findings[0]?.message).toContain('gaps of 1 s, 1 s, 1 s')
+    expect(report.findings[0]?.message).toContain('waits of 1 s, 1 s, 1 s')
   })
 
   it('finds nothing when waits follow a 503 Retry-After of 5 s, and finds a fixed 6 s', async () => {

@@ -69,6 +69,24 @@ describe('retry-before-retry-after', () => {
     expect(rulesOf([slow503, entry(8_000)])).toEqual([])
   })
 
+  it('names the later 429 that moved the deadline, not the first of the run', () => {
+    seq = 0
+    // #1 says 1 s; #2 comes early (0.5 s) and is told 30 s; #3 at 10 s waited out #1's
+    // Retry-After long ago: it missed #2's.
+    const findings = reportClient([limited(0, '1'), limited(500, '30'), entry(10_000)], {
+      session: 'default',
+    }).findings
+    expect(findings.map((f) => `${f.rule} ${f.seqs.join(',')}`)).toEqual([
+      'retry-before-retry-after 1,2,3',
+    ])
+    expect(findings[0]?.message).toContain(
+      'sent 2 requests before the Retry-After of the 429 rate_limit_exceeded at #2 had passed (Retry-After: 30 s; the last, #3, came 9.5 s after that answer)',
+    )
+    expect(findings[0]?.message).toContain(
+      'the first early request, #2, ignored the 429 rate_limit_exceeded at #1 (Retry-After: 1 s)',
+    )
+  })
+
   it('keeps callers apart: another key is not early', () => {
     seq = 0
     const other = keyRef('sandbox-pro')
@@ -97,6 +115,45 @@ describe('no-exponential-backoff', () => {
     expect(rulesOf([failed(0), failed(1_000), entry(2_000), failed(3_000), entry(4_000)])).toEqual(
       [],
     )
+  })
+
+  it('measures waits from the failed answer, not from the request, so a slow 503 does not look like growth', () => {
+    seq = 0
+    // Start to start the gaps grow (3 s, 5 s, 9 s); from each answer (delays 2 s, 4 s, 8 s)
+    // every wait is 1 s.
+    const slow = (at: number, delayMs: number) =>
+      entry(at, { status: 503, code: 'service_unavailable', delayMs })
+    expect(
+      rulesOf([slow(0, 2_000), slow(3_000, 4_000), slow(8_000, 8_000), entry(17_000)]),
+    ).toEqual(['no-exponential-backoff 1,2,3,4'])
+  })
+
+  it('tolerates jitter: a shorter wait after a longer one in a growing run is not a finding', () => {
+    seq = 0
+    const failed = (at: number) => entry(at, { status: null, fault: 'network-error' })
+    // Waits 1 s, 3 s, 2 s, 6 s: full jitter's kind of run; the old neighbouring-pairs rule flagged it.
+    expect(
+      rulesOf([failed(0), failed(1_000), failed(4_000), failed(6_000), entry(12_000)]),
+    ).toEqual([])
+    seq = 0
+    // Waits 1 s, 1.2 s, 0.9 s, 1.1 s: constant with jitter, flagged.
+    expect(rulesOf([failed(0), failed(1_000), failed(2_200), failed(3_100), entry(4_200)])).toEqual(
+      ['no-exponential-backoff 1,2,3,4,5'],
+    )
+  })
+
+  it("does not judge waits of just the Retry-After, and needs three waits of the client's own", () => {
+    seq = 0
+    const paced = (at: number) => limited(at, '5')
+    // 5.5 s, 5.9 s: within a second of Retry-After (the server's pace); 7 s, 7 s: the client's own, but two.
+    expect(rulesOf([paced(0), paced(5_500), paced(11_400), paced(18_400), entry(25_400)])).toEqual(
+      [],
+    )
+    seq = 0
+    // Three own waits of 7 s: constant, flagged.
+    expect(rulesOf([paced(0), paced(7_000), paced(14_000), paced(21_000), entry(28_000)])).toEqual([
+      'no-exponential-backoff 1,2,3,4,5',
+    ])
   })
 
   it('counts a slow answer the client gave up on as a failure', () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandboxCore, type SandboxCore } from '../../src/index.js'
 // Registers the `store` option's Redis opener, as the server module does.
 import '../../src/server/redis-store.js'
+import { reportClient } from '../../src/judge/report-client.js'
 import { startTestRedis, type TestRedis } from '../support/redis-server.js'
 
 // Issue 24, decision 0026: a session belongs to the callers who hold a valid key. A request
@@ -95,9 +96,10 @@ describe.each(STATES)('sessions belong to callers (%s)', (_name, make) => {
       expect(answer.response.status).toBe(401)
       expect(answer.entry.session).toBe('default')
     }
-    // Naming the user's own session without a key touches it no more than any other.
+    // Naming the user's own session without a key touches it no more than any other;
+    // it is journaled there, since the session exists (decision 0047).
     const probe = await call(sandbox, '/pets?__session=victim', { key: null })
-    expect(probe.entry.session).toBe('default')
+    expect(probe.entry.session).toBe('victim')
 
     expect(await ids(sandbox)).toEqual(['default', 'victim'])
     expect(await lastUsed(sandbox, 'victim')).toBe(before)
@@ -107,7 +109,7 @@ describe.each(STATES)('sessions belong to callers (%s)', (_name, make) => {
     expect(list.response.body).toContain('"Kept"')
     const journal = await (await sandbox.state.session('default')).listJournal()
     expect(journal.filter((entry) => entry.status === 401).length).toBeGreaterThan(0)
-    expect(await (await sandbox.state.session('victim')).listJournal()).toHaveLength(2)
+    expect(await (await sandbox.state.session('victim')).listJournal()).toHaveLength(3)
     await sandbox.disconnect()
   })
 
@@ -119,11 +121,39 @@ describe.each(STATES)('sessions belong to callers (%s)', (_name, make) => {
     const answer = await call(sandbox, '/pets?__session=w1')
     expect(answer.response.status).toBe(401)
     expect(JSON.parse(answer.response.body ?? '')).toMatchObject({ code: 'invalid_api_key' })
-    expect(answer.entry.session).toBe('default')
+    // Journaled in w1, which exists (decision 0047), without touching it.
+    expect(answer.entry.session).toBe('w1')
     expect(await lastUsed(sandbox, 'w1')).toBe(before)
     // The key is valid in default and in a session not opened yet.
     expect((await call(sandbox, '/pets')).response.status).toBe(200)
     expect((await call(sandbox, '/pets?__session=w2')).entry.session).toBe('w2')
+    await sandbox.disconnect()
+  })
+
+  it('journals requests with an invalid key in the existing session they name, so its report finds repeated-invalid-key', async () => {
+    const sandbox = await make()
+    await call(sandbox, '/pets?__session=judged')
+    const w = await sandbox.state.session('judged')
+    await w.setClock('2030-01-01T12:00:00Z')
+    const before = await lastUsed(sandbox, 'judged')
+    for (let i = 0; i < 7; i++) {
+      const answer = await call(sandbox, '/pets?__session=judged', { key: 'not-a-key' })
+      expect(answer.response.status).toBe(401)
+      expect(answer.entry.session).toBe('judged')
+      // By the session's clock, not default's.
+      expect(answer.entry.time).toBe('2030-01-01T12:00:00.000Z')
+    }
+    expect(await lastUsed(sandbox, 'judged')).toBe(before)
+    const entries = await (await sandbox.state.openedSession('judged'))?.listJournal()
+    expect(entries?.map((e) => e.status)).toEqual([200, 401, 401, 401, 401, 401, 401, 401])
+    expect(reportClient(entries ?? [], { session: 'judged' }).findings.map((f) => f.rule)).toEqual([
+      'repeated-invalid-key',
+    ])
+    // A session that does not exist is neither created nor journaled in: default keeps those.
+    const stray = await call(sandbox, '/pets?__session=never-made', { key: 'not-a-key' })
+    expect(stray.entry.session).toBe('default')
+    expect(await ids(sandbox)).toEqual(['default', 'judged'])
+    expect(await sandbox.state.openedSession('never-made')).toBeUndefined()
     await sandbox.disconnect()
   })
 

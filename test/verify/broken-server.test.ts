@@ -20,6 +20,7 @@ const BREAKS: Record<string, string[]> = {
   'ignore-status-sent': ['spec.create.echo'],
   'any-content-type': ['spec.create.content-type'],
   'accept-invalid': ['spec.create.invalid-values'],
+  'name-optional': ['spec.create.missing-fields'],
   'html-404': ['spec.responses.json'],
   'error-body': ['spec.errors.body'],
 }

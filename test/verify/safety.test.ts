@@ -60,6 +60,18 @@ describe('verify is safe by default', () => {
     expect(names).toEqual(report.createdPets.map((p) => p.name))
   })
 
+  it('sends as many requests as docs/verify.md says: 17 read-only, 33 with writes against a target that agrees', async () => {
+    const { target } = await serve()
+    expect((await verify({ target, key: 'sandbox-enterprise' })).requests).toBe(17)
+    const writes = await verify({ target, key: 'sandbox-enterprise', allowWrites: true })
+    expect(writes.requests).toBe(33)
+    // Each required field missing alone, and each field of a wrong type, is a probe of its own.
+    const observed = (id: string) => String(writes.checks.find((c) => c.id === id)?.observed ?? '')
+    expect(observed('spec.create.missing-fields').match(/POST \/pets/g)).toHaveLength(3)
+    expect(observed('spec.create.invalid-values').match(/POST \/pets/g)).toHaveLength(4)
+    expect(writes.passed).toBe(true)
+  })
+
   it('stops at its request budget and says how to raise it', async () => {
     const { app, target } = await serve()
     const report = await verify({ target, key: 'sandbox-enterprise', maxRequests: 5 })

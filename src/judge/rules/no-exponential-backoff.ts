@@ -9,10 +9,20 @@ import {
 } from '../judged-request.js'
 import type { Rule } from './rule.js'
 
-/** The fewest retries in a run that the rule judges. */
+/** The fewest retries in a run that the rule judges (contract §18). */
 const MIN_RETRIES = 3
-/** Each gap must be at least this many times the one before. */
-const GROWTH = 1.5
+/** The fewest waits of the client's own choosing it takes to judge a run. */
+const MIN_OWN_WAITS = 3
+/**
+ * A wait grew when it is at least this many times a shorter wait before it.
+ * Above 1.5 (the widest spread of a constant wait with ±20% jitter), low enough
+ * that full and decorrelated jitter grow somewhere (decision 0047's table).
+ */
+const GROWTH = 1.6
+/** …and at least this much longer: millisecond noise around zero is not growth. */
+const MIN_GROWTH_MS = 20
+/** A client that waited what Retry-After said, give or take this, kept the server's pace. */
+const AT_RETRY_AFTER_MS = 1_000
 
 /** What makes a client retry: 429, 503, a failed connection, or an answer it gave up on. */
 const failed = (request: JudgedRequest): boolean =>
@@ -25,43 +35,52 @@ const describeFailure = (request: JudgedRequest): string => {
   return `${request.status}${request.code === null ? '' : ` ${request.code}`}`
 }
 
-/** A client that waited what Retry-After said, give or take this (jitter, rounding), kept the server's pace. */
-const AT_RETRY_AFTER_MS = 1_000
-
-/**
- * A gap that is not the client's own choice: a retry before the previous
- * answer's Retry-After (or during a ban) is the other rules' finding, and one
- * that waited just what Retry-After said followed the server (decision 0033).
- */
-const notChosen = (previous: JudgedRequest, retry: JudgedRequest): boolean => {
-  if (!(isBackOffAnswer(previous) || isBanAnswer(previous)) || previous.retryAfterMs === null)
-    return false
-  return retry.at < previous.answeredAt + previous.retryAfterMs + AT_RETRY_AFTER_MS
+/** One wait of a run: from the failed answer reaching the client to the next request. */
+interface Wait {
+  ms: number
+  /** False when Retry-After (or a ban) set it: shorter, or within a second longer. */
+  own: boolean
 }
 
-/** True when the run's gaps fail to grow somewhere both gaps were the client's own choice. */
-const growsTooSlowly = (run: readonly JudgedRequest[]): boolean => {
-  for (let i = 2; i < run.length; i++) {
-    const before = run[i - 2] as JudgedRequest
-    const previous = run[i - 1] as JudgedRequest
-    const retry = run[i] as JudgedRequest
-    if (notChosen(before, previous) || notChosen(previous, retry)) continue
-    const last = previous.at - before.at
-    const gap = retry.at - previous.at
-    // Equal gaps (zero included) never count as growth.
-    if (gap < GROWTH * last || gap <= last) return true
+/**
+ * The wait before `retry`, measured from the moment `previous` failed: its answer
+ * left (an answer the client gave up on failed earlier still, so the wait is at
+ * least this; never below zero).
+ */
+const waitBefore = (previous: JudgedRequest, retry: JudgedRequest): Wait => {
+  const ms = Math.max(0, retry.at - Math.min(previous.answeredAt, retry.at))
+  const paced =
+    (isBackOffAnswer(previous) || isBanAnswer(previous)) &&
+    previous.retryAfterMs !== null &&
+    ms < previous.retryAfterMs + AT_RETRY_AFTER_MS
+  return { ms, own: !paced }
+}
+
+/**
+ * True when no wait of the client's own choosing grew: none is at least
+ * GROWTH times (and MIN_GROWTH_MS more than) the shortest own wait before it.
+ * The trend over the whole run, not neighbouring pairs, so jitter that makes
+ * one wait shorter than the last does not count against a growing run.
+ */
+const neverGrows = (waits: readonly number[]): boolean => {
+  let shortest = waits[0] as number
+  for (const wait of waits.slice(1)) {
+    if (wait >= GROWTH * shortest && wait - shortest >= MIN_GROWTH_MS) return false
+    shortest = Math.min(shortest, wait)
   }
-  return false
+  return true
 }
 
 /**
  * `no-exponential-backoff` (error): a run of at least three consecutive
- * retries by one caller after 429, 503 or a failed connection, in which a gap
- * is not at least 1.5 times the one before it. A retry is any request of the
- * caller after a failed one; the run ends with the first that did not fail.
- * Gaps under `Retry-After` (or during a ban) are the other rules' findings;
- * a gap of just the `Retry-After` (within a second) followed the server's pace
- * and is not compared either (decision 0033).
+ * retries by one caller after 429, 503 or a failed connection whose waits do
+ * not grow (contract §18 as amended 2026-11-27). A wait runs from the moment
+ * the failed answer reached the client to the next request. Waits set by
+ * `Retry-After` (shorter, the other rule's; or within a second longer, the
+ * server's pace) are not judged; with fewer than three waits of the client's
+ * own choosing the run is not judged. The run is flagged when no own wait is
+ * at least 1.6 times (and 20 ms more than) the shortest own wait before it:
+ * the measured flag rates by kind of back-off are in decision 0047.
  *
  * @example
  * noExponentialBackoff(requests) // [{ rule: 'no-exponential-backoff', level: 'error', … }]
@@ -71,13 +90,15 @@ export const noExponentialBackoff: Rule = (requests) => {
   for (const calls of byCaller(requests)) {
     let run: JudgedRequest[] = []
     const evaluate = (): void => {
-      if (run.length - 1 >= MIN_RETRIES && growsTooSlowly(run)) {
+      const waits = run.slice(1).map((retry, i) => waitBefore(run[i] as JudgedRequest, retry))
+      const own = waits.filter((w) => w.own).map((w) => w.ms)
+      if (waits.length >= MIN_RETRIES && own.length >= MIN_OWN_WAITS && neverGrows(own)) {
         const first = run[0] as JudgedRequest
-        const gaps = run.slice(1).map((r, i) => seconds(r.at - (run[i] as JudgedRequest).at))
+        const shown = waits.map((w) => (w.own ? seconds(w.ms) : `${seconds(w.ms)} (Retry-After)`))
         findings.push({
           rule: 'no-exponential-backoff',
           level: 'error',
-          message: `${describeCaller(first.caller)} retried ${run.length - 1} times after the ${describeFailure(first)} at #${first.seq}, with gaps of ${gaps.join(', ')}. Back off exponentially: make each wait at least ${GROWTH} times the one before (and never shorter than Retry-After).`,
+          message: `${describeCaller(first.caller)} retried ${waits.length} times after the ${describeFailure(first)} at #${first.seq}, with waits of ${shown.join(', ')} (each from the failed answer to the next request). None grew to ${GROWTH} times a shorter one before it: back off exponentially (jitter is fine; never wait less than Retry-After).`,
           seqs: run.map((r) => r.seq),
         })
       }

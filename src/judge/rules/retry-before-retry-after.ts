@@ -16,7 +16,9 @@ const describeAnswer = (request: JudgedRequest): string =>
 /**
  * `retry-before-retry-after` (error): requests by a caller before the end of
  * the `Retry-After` of its last 429 or 503. One finding per episode: the
- * answer whose wait was ignored, and every request until one came on time.
+ * answers whose wait was ignored, and every request until one came on time.
+ * The message names the answer whose deadline the episode's last early
+ * request missed (a later 429 that moved the deadline, not the first).
  * Requests during a ban are `request-while-banned`'s, not this rule's.
  *
  * @example
@@ -28,16 +30,24 @@ export const retryBeforeRetryAfter: Rule = (requests) => {
     let anchor: JudgedRequest | undefined
     let until = Number.NEGATIVE_INFINITY
     let bannedUntil = Number.NEGATIVE_INFINITY
-    let episode: { anchor: JudgedRequest; early: JudgedRequest[] } | undefined
+    let episode: { anchors: JudgedRequest[]; early: JudgedRequest[] } | undefined
     const close = (): void => {
       if (episode === undefined) return
-      const { anchor: answer, early } = episode
-      const first = early[0] as JudgedRequest
+      const { anchors, early } = episode
+      // The answer whose Retry-After the last early request ignored: a later
+      // 429 or 503 that moved the deadline, not the first of the run.
+      const answer = anchors[anchors.length - 1] as JudgedRequest
+      const last = early[early.length - 1] as JudgedRequest
+      const firstAnchor = anchors[0] as JudgedRequest
+      const earlier =
+        answer === firstAnchor
+          ? ''
+          : ` It had moved the deadline: the first early request, #${(early[0] as JudgedRequest).seq}, ignored the ${describeAnswer(firstAnchor)} at #${firstAnchor.seq} (Retry-After: ${seconds(firstAnchor.retryAfterMs ?? 0)}).`
       findings.push({
         rule: 'retry-before-retry-after',
         level: 'error',
-        message: `${describeCaller(answer.caller)} sent ${count(early.length, 'request')} before the Retry-After of the ${describeAnswer(answer)} at #${answer.seq} had passed (Retry-After: ${seconds(answer.retryAfterMs ?? 0)}; the first came ${seconds(Math.max(0, first.at - answer.answeredAt))} after the answer). Wait at least Retry-After before sending again.`,
-        seqs: [answer.seq, ...early.map((r) => r.seq)],
+        message: `${describeCaller(answer.caller)} sent ${count(early.length, 'request')} before the Retry-After of the ${describeAnswer(answer)} at #${answer.seq} had passed (Retry-After: ${seconds(answer.retryAfterMs ?? 0)}; ${early.length === 1 ? 'it' : `the last, #${last.seq},`} came ${seconds(Math.max(0, last.at - answer.answeredAt))} after that answer).${earlier} Wait at least Retry-After before sending again.`,
+        seqs: [...new Set([...anchors.map((r) => r.seq), ...early.map((r) => r.seq)])],
       })
       episode = undefined
     }
@@ -45,7 +55,8 @@ export const retryBeforeRetryAfter: Rule = (requests) => {
       const duringBan = request.at < bannedUntil
       if (!duringBan) {
         if (anchor !== undefined && request.at < until) {
-          episode ??= { anchor, early: [] }
+          episode ??= { anchors: [], early: [] }
+          if (episode.anchors[episode.anchors.length - 1] !== anchor) episode.anchors.push(anchor)
           episode.early.push(request)
         } else close()
       }

@@ -36,9 +36,44 @@ const describeFailure = (error: unknown, url: URL, timeoutMs: number): Transport
   )
 }
 
+/** The default of `--max-body`: the largest answer body `verify` reads (1 MiB). */
+export const DEFAULT_MAX_BODY_BYTES = 1_048_576
+
+/**
+ * The body as text, read chunk by chunk and given up (the stream cancelled)
+ * as soon as it passes `maxBytes`: a huge or endless answer costs at most that.
+ */
+const readCapped = async (response: Response, maxBytes: number): Promise<string> => {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN)
+  const tooLarge = () =>
+    new TransportFailure(
+      'network',
+      `the answer's body passed ${maxBytes} bytes (--max-body); verify stopped reading it`,
+    )
+  if (declared > maxBytes) {
+    await response.body?.cancel().catch(() => {})
+    throw tooLarge()
+  }
+  if (response.body === null) return ''
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  return Buffer.concat(chunks).toString('utf8')
+}
+
 /**
  * The transport of `verify` in Node: fetch with a timeout per request (the
- * answer's body included), no redirects followed (a 3xx is the target's
+ * answer's body included, read up to `maxBodyBytes`), no redirects followed (a 3xx is the target's
  * answer), and every failure to answer as a TransportFailure saying why.
  *
  * @example
@@ -47,7 +82,10 @@ const describeFailure = (error: unknown, url: URL, timeoutMs: number): Transport
 export const createFetchTransport = (options: {
   baseUrl: string
   timeoutMs: number
+  /** The largest answer body read (default 1 MiB): a larger one is a TransportFailure. */
+  maxBodyBytes?: number
 }): VerifyTransport => {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const base = options.baseUrl.replace(/\/+$/, '')
   return async (request) => {
     const url = new URL(`${base}${request.path}`)
@@ -63,9 +101,10 @@ export const createFetchTransport = (options: {
         redirect: 'manual',
         signal: AbortSignal.timeout(options.timeoutMs),
       })
-      const body = await response.text()
+      const body = await readCapped(response, maxBodyBytes)
       return { status: response.status, headers: Object.fromEntries(response.headers), body }
     } catch (error) {
+      if (error instanceof TransportFailure) throw error
       throw describeFailure(error, url, options.timeoutMs)
     }
   }

@@ -3,7 +3,7 @@ import type { FidelitySettings } from '../../contract/fidelity.js'
 import { resolveFidelity } from '../../sandbox/resolve-fidelity.js'
 import { runVerify } from '../../verify/run-verify.js'
 import type { VerifyReport } from '../../verify/verify-types.js'
-import { createFetchTransport } from './create-fetch-transport.js'
+import { createFetchTransport, DEFAULT_MAX_BODY_BYTES } from './create-fetch-transport.js'
 
 /** Options of `verify`. */
 export interface VerifyOptions {
@@ -17,6 +17,10 @@ export interface VerifyOptions {
   maxRequests?: number
   /** How long one request may take, in ms, 100 to 300,000 (default 10,000). */
   timeoutMs?: number
+  /** The most to wait for quota windows to reset, in all, in ms, 0 to 3,600,000 (default 65,000). */
+  maxWaitMs?: number
+  /** The largest answer body read, in bytes, 1,024 to 104,857,600 (default 1,048,576); a larger one fails its check. */
+  maxBodyBytes?: number
   /** The sandbox's fidelity settings to compare with (default: the sandbox's defaults). */
   sandbox?: Partial<FidelitySettings>
 }
@@ -77,6 +81,9 @@ export const verify = async (options: VerifyOptions): Promise<VerifyReport> => {
     fail('key must be an API key: 1 to 200 characters of A-Z a-z 0-9 - . _ ~ + / (RFC 6750).')
   const maxRequests = checkNumber('maxRequests', options.maxRequests, 1, 10_000)
   const timeoutMs = checkNumber('timeoutMs', options.timeoutMs, 100, 300_000) ?? 10_000
+  const maxWaitMs = checkNumber('maxWaitMs', options.maxWaitMs, 0, 3_600_000)
+  const maxBodyBytes =
+    checkNumber('maxBodyBytes', options.maxBodyBytes, 1_024, 104_857_600) ?? DEFAULT_MAX_BODY_BYTES
   let sandbox: FidelitySettings
   try {
     sandbox = resolveFidelity(options.sandbox ?? {})
@@ -86,11 +93,12 @@ export const verify = async (options: VerifyOptions): Promise<VerifyReport> => {
     )
   }
   return runVerify({
-    transport: createFetchTransport({ baseUrl: target, timeoutMs }),
+    transport: createFetchTransport({ baseUrl: target, timeoutMs, maxBodyBytes }),
     baseUrl: target,
     key: options.key,
     allowWrites: options.allowWrites === true,
     ...(maxRequests === undefined ? {} : { maxRequests }),
+    ...(maxWaitMs === undefined ? {} : { maxWaitMs }),
     sandbox,
   })
 }

@@ -156,6 +156,10 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
       sessions.cached(id) === undefined
         ? sessions.open(id, owner).then(() => createSessionView(parts, id))
         : createSessionView(parts, id),
+    openedSession: (id) =>
+      sessions.cached(id) !== undefined
+        ? createSessionView(parts, id)
+        : sessions.load(id).then((found) => (found ? createSessionView(parts, id) : undefined)),
     listSessions: () => sessions.list(),
     dropSession: (id) => sessions.drop(id),
     close: () => connection.close(),

@@ -146,6 +146,8 @@ export interface RedisSessions {
    * (decision 0026), or 503 session_limit_reached when none can.
    */
   open(sid: string, owner?: string): Promise<CachedSession>
+  /** Loads a session into the cache if it exists, neither opening nor touching it; false when there is none. */
+  load(sid: string): Promise<boolean>
   /**
    * A key as that session sees it, without opening or touching it (decision
    * 0026): a base key valid in the instance's copy, or a run-time key there,
@@ -352,6 +354,10 @@ export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
     },
     apply,
     open,
+    async load(sid) {
+      const reply = (await connection.run(LOAD_SCRIPT, keyOf(sid), [sid])) as LoadReply
+      return apply(sid, reply)
+    },
     refresh,
     control,
     lookup,
