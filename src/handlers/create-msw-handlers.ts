@@ -119,6 +119,7 @@ const toMswResponse = async (answer: Answer, request: Request): Promise<Response
     // A fault inside the answer (contract §19): its shaped bytes as a body stream.
     return faultToResponse(response.delivery, {
       method,
+      signal: request.signal,
       onGone: () => {
         answer.markAborted().catch(() => {})
       },

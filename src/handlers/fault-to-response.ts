@@ -22,14 +22,15 @@ const brokenBody = (delivery: FaultDelivery): TypeError =>
  * stream that sends the bytes (paced for `slow-body`, on `setTimeout`, so
  * fake timers drive it), then closes, or errors where the wire would break
  * (a reset, a close before `Content-Length`, a stall's end): reading the body
- * throws. `onGone` is told when the client cancels the body before its end.
+ * throws. `onGone` is told when the client cancels the body, or aborts its
+ * request (`signal`), before the body's end.
  *
  * @example
  * return faultToResponse(response.delivery, { method: request.method, onGone: () => answer.markAborted() })
  */
 export const faultToResponse = (
   delivery: FaultDelivery,
-  options: { method: string; onGone: () => void },
+  options: { method: string; signal?: AbortSignal | undefined; onGone: () => void },
 ): Response => {
   const head = delivery.head
   if (head === null) return Response.error()
@@ -41,7 +42,18 @@ export const faultToResponse = (
   let finished = false
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
+      // The client gave up (its fetch's signal, which MSW passes on): stop, and say so.
+      const signal = options.signal
+      const giveUp = (): void => {
+        if (finished) return
+        finished = true
+        clearTimeout(timer)
+        options.onGone()
+        controller.error(signal?.reason ?? new DOMException('The client gave up.', 'AbortError'))
+      }
+      signal?.addEventListener('abort', giveUp, { once: true })
       const end = (): void => {
+        signal?.removeEventListener('abort', giveUp)
         if (delivery.end === 'complete') {
           finished = true
           controller.close()
@@ -65,6 +77,7 @@ export const faultToResponse = (
       let sent = 0
       let ticks = 0
       const next = (): void => {
+        if (finished) return
         ticks++
         const due = Math.min(
           body.byteLength,
