@@ -68,7 +68,7 @@ describe('duplicate-create-after-failure after a fault inside the answer', () =>
   it.each([
     'reset-mid-body',
     'truncated-body',
-  ])('flags a re-post after a 201 whose body broke (%s)', async (scenario) => {
+  ] as const)('flags a re-post after a 201 whose body broke (%s)', async (scenario) => {
     sandbox.clock.set('2030-01-01T12:00:00Z')
     sandbox.scenario.set(scenario)
     expect(await createReadingBodyWithBlindRetry(client())).toEqual([1, 201, expect.any(Number)])
