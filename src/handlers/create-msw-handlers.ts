@@ -6,6 +6,7 @@ import type { Forwarder } from '../http/forwarder.js'
 import type { SandboxRequest } from '../http/types.js'
 import type { Answer, HandleOptions } from '../pipeline/handle-request.js'
 import type { OwnHandler } from './check-own-handlers.js'
+import { faultToResponse } from './fault-to-response.js'
 
 export interface MswHandlersOptions {
   answer: (request: SandboxRequest, options?: HandleOptions) => Promise<Answer | null>
@@ -112,8 +113,18 @@ const toMswResponse = async (answer: Answer, request: Request): Promise<Response
     await answer.markAborted()
     return Response.error()
   }
-  // A Response of type "error" is how MSW fails the connection.
-  if (response.fault !== undefined) return Response.error()
+  if (response.fault !== undefined) {
+    // A Response of type "error" is how MSW fails the connection.
+    if (response.delivery === undefined) return Response.error()
+    // A fault inside the answer (contract §19): its shaped bytes as a body stream.
+    return faultToResponse(response.delivery, {
+      method,
+      signal: request.signal,
+      onGone: () => {
+        answer.markAborted().catch(() => {})
+      },
+    })
+  }
   const exact = response.exact
   if (exact !== undefined) {
     // An upstream's answer as received: its headers in order, repeated ones kept, its bytes.

@@ -18,7 +18,10 @@ export interface SandboxRequest {
   clientAddress?: string | undefined
 }
 
-/** What a runtime does with the connection instead of (or before) answering. */
+/**
+ * What a runtime does with the connection instead of answering: the operation
+ * does not run (contract §8, §19).
+ */
 export type TransportFault =
   /** Fail the connection: `HttpResponse.error()` in MSW, a destroyed socket on a server. */
   | 'network-error'
@@ -27,6 +30,47 @@ export type TransportFault =
    * first), then fail the connection as for `network-error`.
    */
   | 'timeout'
+  /** The connection closes after the request with no byte of answer. */
+  | 'empty-response'
+  /** A gateway's 502 HTML page instead of the API's answer. */
+  | 'proxy-error'
+
+/**
+ * A fault inside the answer the request gets (contract §19): the operation
+ * runs, then src/faults shapes the answer's bytes and the runtime delivers them.
+ */
+export type AnswerFault =
+  | 'reset-mid-body'
+  | 'truncated-body'
+  | 'stall-after-headers'
+  | 'slow-body'
+  | 'malformed-json'
+  | 'commit-then-drop'
+
+/** Every fault a scenario may choose: before the operation, or inside its answer. */
+export type Fault = TransportFault | AnswerFault
+
+/**
+ * How a runtime sends a faulty answer: made once by src/faults from the answer
+ * and the fault's name, delivered by each runtime as nearly as it can
+ * (docs/scenarios.md, "Faults in each runtime").
+ */
+export interface FaultDelivery {
+  /** The status line and headers to send (`Content-Length` included), or null: no byte of answer. */
+  head: { status: number; headers: Record<string, string> } | null
+  /** The body bytes to send after the head (all of them, or the part the fault keeps). */
+  body: Uint8Array
+  /** Send the body at this many bytes a second (`slow-body`); undefined: at once. */
+  bytesPerSecond?: number | undefined
+  /**
+   * How the exchange ends once the body is sent: `complete` (a whole answer),
+   * `close` (a clean close, FIN, before the answer is whole), `reset` (TCP
+   * RST), `stall` (no byte for `holdMs`, then the connection is destroyed).
+   */
+  end: 'complete' | 'close' | 'reset' | 'stall'
+  /** How long `stall` holds, in ms. */
+  holdMs?: number | undefined
+}
 
 export interface SandboxResponse {
   status: number
@@ -36,8 +80,15 @@ export interface SandboxResponse {
   body: string | null
   /** Wait this long before answering (or failing). */
   delayMs?: number | undefined
-  /** Fail the connection (after `delayMs`) instead of answering. */
-  fault?: TransportFault | undefined
+  /** Fail the connection (after `delayMs`) instead of answering, or a fault inside the answer. */
+  fault?: Fault | undefined
+  /**
+   * An answer fault's setting, read by the scenario from the request: `slow-body`'s
+   * bytes a second (`__bandwidth`), `stall-after-headers`' hold in ms (`__delay`).
+   */
+  faultSetting?: number | undefined
+  /** How to send a faulty answer (set by the pipeline's last stage, for every fault but `network-error` and `timeout`). */
+  delivery?: FaultDelivery | undefined
   /**
    * An answer passed on from an upstream deployment, to be written as
    * received: runtimes write these headers and bytes instead of `headers` and

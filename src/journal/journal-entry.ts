@@ -1,5 +1,5 @@
 import type { OperationId } from '../contract/operation-ids.js'
-import type { TransportFault } from '../http/types.js'
+import type { Fault } from '../http/types.js'
 
 /** A request's or response's headers and body as the journal shows them (secrets redacted). */
 export interface JournalMessage {
@@ -48,12 +48,20 @@ export interface JournalEntry {
   caller: string
   /** The `<ref>` of the bearer token sent, valid or not (`sand…#1a2b3c4d`: never the key); null for none. */
   keyRef: string | null
-  /** The status the client got, or null when the connection was failed instead (`fault`). */
+  /**
+   * The status of the answer, or null when none was made (the connection was
+   * failed instead, `fault`). With `delivered: false` the client may not have
+   * seen it: `commit-then-drop` keeps the 201 it never received.
+   */
   status: number | null
   /** The Error body's `code` when the answer is an Error, else null. */
   code: string | null
-  /** How the connection was failed, when it was: the client saw no response. */
-  fault: TransportFault | undefined
+  /**
+   * The fault a scenario chose (contract §8, §19): how the connection failed
+   * instead of an answer (`network-error`, `timeout`, `empty-response`), or
+   * what broke the answer (`reset-mid-body`, `proxy-error`, …).
+   */
+  fault: Fault | undefined
   /** The scenario that answered. */
   scenario: string
   /** The plan of the key, when the key was valid. */
@@ -64,6 +72,15 @@ export interface JournalEntry {
   violations: Violation[]
   /** True when the client went away before the answer (or the fault) reached it. */
   aborted: boolean
+  /**
+   * False when the answer did not reach the client whole: a failed
+   * connection, a fault that breaks the answer on its way (`commit-then-drop`,
+   * `reset-mid-body`, `truncated-body`, `stall-after-headers`,
+   * `empty-response`), or an answer the client gave up on (`aborted`, a
+   * `slow-body` included). The operation may still have run: a 201 with
+   * `delivered: false` is a pet the client does not know exists.
+   */
+  delivered: boolean
   /** Time the sandbox spent on the request, in ms (without a scenario's delay). */
   durationMs: number
   /** A scenario's delay before the answer (or the failure), in ms. */
@@ -95,7 +112,7 @@ export interface JournalCapture {
   keyValid: boolean
   clientAddress: string | undefined
   status: number | null
-  fault: TransportFault | undefined
+  fault: Fault | undefined
   scenario: string
   plan: string | undefined
   source: AnswerSource

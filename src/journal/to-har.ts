@@ -1,6 +1,7 @@
 // HAR 1.2 (http://www.softwareishard.com/blog/har-12-spec/) from journal
 // entries. Pure and runtime-free: the browser sandbox exports HAR too.
 import { PACKAGE_NAME, PACKAGE_VERSION } from '../contract/package-info.js'
+import type { Fault } from '../http/types.js'
 import type { JournalEntry } from './journal.js'
 
 export interface HarNameValue {
@@ -62,7 +63,7 @@ export interface HarEntry {
     session: string
     scenario: string
     plan: string | null
-    fault: 'network-error' | 'timeout' | null
+    fault: Fault | null
     /** The routed operation (null: no API route). */
     operation: string | null
     /** `key:<ref>` or `anon:<address>` (contract §18), and the ref of the token sent. */
@@ -71,6 +72,8 @@ export interface HarEntry {
     source: 'sandbox' | 'upstream' | 'replay'
     /** The client went away before the answer reached it. */
     aborted: boolean
+    /** False when the answer did not reach the client whole (`JournalEntry.delivered`). */
+    delivered: boolean
     /** A scenario's delay before the answer (or the failure), in ms: `Retry-After` counts from its end. */
     delayMs: number
   }
@@ -114,7 +117,26 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
 export const statusTextOf = (status: number): string => STATUS_TEXT[status] ?? ''
 
 // What Chrome writes in `_error` for the same failure, so devtools shows it as failed.
-const FAULT_ERRORS = { 'network-error': 'net::ERR_FAILED', timeout: 'net::ERR_TIMED_OUT' } as const
+const FAULT_ERRORS: Readonly<Record<Fault, string>> = {
+  'network-error': 'net::ERR_FAILED',
+  timeout: 'net::ERR_TIMED_OUT',
+  'reset-mid-body': 'net::ERR_CONNECTION_RESET',
+  'truncated-body': 'net::ERR_CONTENT_LENGTH_MISMATCH',
+  'stall-after-headers': 'net::ERR_TIMED_OUT',
+  'slow-body': 'net::ERR_ABORTED',
+  'malformed-json': 'net::ERR_FAILED',
+  'proxy-error': 'net::ERR_FAILED',
+  'empty-response': 'net::ERR_EMPTY_RESPONSE',
+  'commit-then-drop': 'net::ERR_CONNECTION_CLOSED',
+}
+
+/** Chrome's `_error` for an entry whose answer did not reach the client whole (none when it did). */
+const harError = (entry: JournalEntry): { _error?: string } => {
+  if (entry.status === null) return { _error: FAULT_ERRORS[entry.fault ?? 'network-error'] }
+  if (entry.delivered) return {}
+  // An answer made (its status kept) that broke on its way, or that the client gave up on.
+  return { _error: entry.fault === undefined ? 'net::ERR_ABORTED' : FAULT_ERRORS[entry.fault] }
+}
 
 const encoder = new TextEncoder()
 const byteLength = (text: string): number => encoder.encode(text).byteLength
@@ -233,7 +255,8 @@ export const toHAR = (entries: readonly JournalEntry[], options: ToHarOptions = 
         receive: 0,
         ssl: -1,
       },
-      ...(entry.status === null ? { _error: FAULT_ERRORS[entry.fault ?? 'network-error'] } : {}),
+      // A failed connection, or an answer that did not arrive whole (its status kept).
+      ...harError(entry),
       _violations: entry.violations,
       _sandbox: {
         seq: entry.seq,
@@ -246,6 +269,7 @@ export const toHAR = (entries: readonly JournalEntry[], options: ToHarOptions = 
         keyRef: entry.keyRef,
         source: entry.source,
         aborted: entry.aborted,
+        delivered: entry.delivered,
         delayMs: entry.delayMs,
       },
     })),

@@ -1,3 +1,4 @@
+import { UNDELIVERED_FAULTS } from '../faults/shape-fault.js'
 import { JOURNAL_LIMITS, type JournalEntry, type JournalRecord } from './journal-entry.js'
 import { callerOf, keyRef } from './key-ref.js'
 import { redactHeaders, redactUrl } from './redact-secrets.js'
@@ -60,6 +61,11 @@ export const toJournalEntry = (record: JournalRecord): JournalEntry => {
     source: record.source,
     violations: record.violations,
     aborted: record.aborted,
+    // An answer made that reached the client whole (decision 0040).
+    delivered:
+      !failed &&
+      !record.aborted &&
+      (record.fault === undefined || !UNDELIVERED_FAULTS.has(record.fault)),
     durationMs: record.durationMs,
     delayMs: record.delayMs,
     request: { headers: redactHeaders(record.requestHeaders), ...requestBody(record) },

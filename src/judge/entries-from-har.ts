@@ -1,7 +1,8 @@
 // Loaded on demand: only `petstore-sandbox report --from FILE.har` reads a HAR.
 import * as z from 'zod/mini'
 import { OPERATION_IDS, type OperationId } from '../contract/operation-ids.js'
-import type { TransportFault } from '../http/types.js'
+import { FAULT_NAMES, UNDELIVERED_FAULTS } from '../faults/shape-fault.js'
+import type { Fault } from '../http/types.js'
 import type { AnswerSource, JournalEntry, JournalMessage } from '../journal/journal.js'
 import { callerOf, keyRef } from '../journal/key-ref.js'
 import { redactHeaders, redactUrl } from '../journal/redact-secrets.js'
@@ -14,12 +15,13 @@ const HarSandboxSchema = z.object({
   session: z.optional(z.string()),
   scenario: z.optional(z.string()),
   plan: z.optional(z.nullable(z.string())),
-  fault: z.optional(z.nullable(z.enum(['network-error', 'timeout']))),
+  fault: z.optional(z.nullable(z.enum(FAULT_NAMES))),
   operation: z.optional(z.nullable(z.enum(OPERATION_IDS))),
   caller: z.optional(z.string()),
   keyRef: z.optional(z.nullable(z.string())),
   source: z.optional(z.enum(['sandbox', 'upstream', 'replay'])),
   aborted: z.optional(z.boolean()),
+  delivered: z.optional(z.boolean()),
   delayMs: z.optional(z.number()),
   violations: z.optional(z.array(z.object({ rule: z.string(), message: z.string() }))),
 })
@@ -118,9 +120,12 @@ const toEntry = (har: HarInput): JournalEntry => {
     failed || har.response.content === undefined ? null : textOf(har.response.content)
   const status = failed ? null : har.response.status
   const bearer = /^bearer\s+(\S+)$/i.exec(requestHeaders.authorization ?? '')?.[1]
-  const fault: TransportFault | undefined = failed
-    ? (own?.fault ?? (/TIMED_OUT/.test(har._error ?? '') ? 'timeout' : 'network-error'))
-    : undefined
+  // The sandbox's own view names the fault; a browser's HAR says only how the connection failed.
+  const fault: Fault | undefined =
+    own?.fault ??
+    (failed ? (/TIMED_OUT/.test(har._error ?? '') ? 'timeout' : 'network-error') : undefined)
+  // A browser's `net::ERR_ABORTED`: the page gave up on the request.
+  const aborted = own?.aborted ?? /ERR_ABORTED/.test(har._error ?? '')
   const request: JournalMessage = {
     // A journal entry's secrets are redacted (contract §14), whoever recorded the HAR.
     headers: redactHeaders(requestHeaders),
@@ -155,8 +160,13 @@ const toEntry = (har: HarInput): JournalEntry => {
     plan: own?.plan ?? undefined,
     source: (own?.source ?? 'sandbox') as AnswerSource,
     violations: own?.violations ?? [],
-    // A browser's `net::ERR_ABORTED`: the page gave up on the request.
-    aborted: own?.aborted ?? /ERR_ABORTED/.test(har._error ?? ''),
+    aborted,
+    delivered:
+      own?.delivered ??
+      (!failed &&
+        !aborted &&
+        (har._error ?? '') === '' &&
+        (fault === undefined || !UNDELIVERED_FAULTS.has(fault))),
     durationMs: 0,
     // The sandbox's own delay; for another recorder, the time until the client had the answer.
     delayMs: own?.delayMs ?? Math.max(0, Math.round(har.time ?? 0)),

@@ -15,6 +15,8 @@ export interface JudgedRequest
   answeredAt: number
   /** The client went away before the answer reached it. */
   aborted: boolean
+  /** False when the answer did not reach the client whole (a fault broke it, or the client gave up). */
+  delivered: boolean
   /** The answer's `Retry-After`, in ms; null for none. */
   retryAfterMs: number | null
   /** The answer's `Sunset` date, epoch ms; null for none. */
@@ -61,6 +63,7 @@ export const toJudgedRequest = (entry: JournalEntry): JudgedRequest => {
     code: entry.code,
     fault: entry.fault,
     aborted: entry.aborted,
+    delivered: entry.delivered,
     retryAfterMs: parseRetryAfter(headers['retry-after'], answeredAt),
     sunsetAt: parseDate(headers.sunset),
     requestBody: entry.request.body,

@@ -1,4 +1,5 @@
 import type { OperationId } from '../contract/operation-ids.js'
+import { shapeFault } from '../faults/shape-fault.js'
 import type { Awaitable } from '../http/awaitable.js'
 import type { UrlFields } from '../http/request-url.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
@@ -78,7 +79,29 @@ export const finish = (ctx: PipelineContext, input: FinishInput): Awaitable<Fini
     response.headers['Content-Length'] = String(encoder.encode(response.body).byteLength)
     response.body = null
   }
-  const failed = response.fault !== undefined
+  // What the journal keeps: the answer, or what a fault made of it (src/faults).
+  let status: number | null = response.status
+  let headers: Record<string, string> | null = response.headers
+  let body = response.body
+  const fault = response.fault
+  if (fault !== undefined) {
+    const shaped = shapeFault(fault, {
+      status,
+      headers,
+      body,
+      head: request.method === 'HEAD',
+      setting: own.faultSetting,
+    })
+    if (shaped === undefined) {
+      // `network-error`, `timeout`: the runtime fails the connection; no answer was made.
+      status = null
+      headers = null
+      body = null
+    } else {
+      response.delivery = shaped.delivery
+      ;({ status, headers, body } = shaped.journal)
+    }
+  }
   const record = session.record({
     at: input.now,
     session: session.id,
@@ -89,8 +112,8 @@ export const finish = (ctx: PipelineContext, input: FinishInput): Awaitable<Fini
     token: input.token,
     keyValid: input.keyValid,
     clientAddress: request.clientAddress,
-    status: failed ? null : response.status,
-    fault: response.fault,
+    status,
+    fault,
     scenario: input.scenario,
     plan: input.plan,
     source: input.source ?? 'sandbox',
@@ -99,8 +122,8 @@ export const finish = (ctx: PipelineContext, input: FinishInput): Awaitable<Fini
     delayMs: response.delayMs ?? 0,
     requestHeaders: request.headers,
     requestBody: request.body,
-    responseHeaders: failed ? null : response.headers,
-    responseBody: failed ? null : response.body,
+    responseHeaders: headers,
+    responseBody: body,
   })
   // A shared store numbers it asynchronously; memory at once (no microtask, decisions 0021, 0039).
   if (record instanceof Promise) return record.then((made) => told(ctx, response, made))

@@ -1,13 +1,14 @@
 import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
 import { checkOwnHandlers, type OwnHandler } from '../handlers/check-own-handlers.js'
 import { mergeExposeHeaders } from '../http/merge-expose-headers.js'
-import type { SandboxResponse, TransportFault } from '../http/types.js'
+import type { SandboxResponse } from '../http/types.js'
 import { belowBasePath } from '../pipeline/locate.js'
 import { checkOptionNames } from '../sandbox/check-option-names.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { SANDBOX_OPTION_NAMES, type SandboxOptions } from '../sandbox/sandbox-options.js'
 import { crossOriginHeaders } from './cross-origin-headers.js'
 import { forwardWithRoute, type RouteFetch } from './forward-with-route.js'
+import { fulfilFault } from './fulfil-fault.js'
 import { fulfilWithOwnHandlers } from './fulfil-with-own-handlers.js'
 
 /**
@@ -63,8 +64,8 @@ export interface PlaywrightSandbox<S extends string = never> extends SandboxCore
   uninstall(): Promise<void>
 }
 
-// Playwright's abort codes for the core's transport faults.
-const ABORT_CODES: Readonly<Record<TransportFault, string>> = {
+// Playwright's abort codes for the faults that send no byte and shape none.
+const ABORT_CODES: Readonly<Record<'network-error' | 'timeout', string>> = {
   'network-error': 'failed',
   timeout: 'timedout',
 }
@@ -218,7 +219,16 @@ export const installSandbox = async <const S extends string = never>(
       }
     }
     if (response.fault !== undefined) {
-      await route.abort(ABORT_CODES[response.fault])
+      if (response.delivery === undefined)
+        await route.abort(ABORT_CODES[response.fault === 'timeout' ? 'timeout' : 'network-error'])
+      else
+        await fulfilFault({
+          route,
+          delivery: response.delivery,
+          cors: crossOriginHeaders({ origin, url }),
+          hold: (ms) => holdUnlessGivenUp(ms, request),
+          onGone: () => answer.markAborted(),
+        })
       return
     }
     if (response.exact !== undefined) {

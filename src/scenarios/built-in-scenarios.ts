@@ -1,14 +1,22 @@
 import { bannedScenario } from './built-in/banned.js'
+import { commitThenDropScenario } from './built-in/commit-then-drop.js'
 import { defaultScenario } from './built-in/default.js'
 import { emptyScenario } from './built-in/empty.js'
+import { emptyResponseScenario } from './built-in/empty-response.js'
 import { createFlakyScenario, type FlakyOptions, flakyScenario } from './built-in/flaky.js'
+import { malformedJsonScenario } from './built-in/malformed-json.js'
 import { networkErrorScenario } from './built-in/network-error.js'
 import { paginatedScenario } from './built-in/paginated.js'
+import { proxyErrorScenario } from './built-in/proxy-error.js'
 import { rateLimitedScenario } from './built-in/rate-limited.js'
+import { resetMidBodyScenario } from './built-in/reset-mid-body.js'
 import { serverErrorScenario } from './built-in/server-error.js'
 import { slowScenario } from './built-in/slow.js'
+import { slowBodyScenario } from './built-in/slow-body.js'
+import { stallAfterHeadersScenario } from './built-in/stall-after-headers.js'
 import { sunsetScenario } from './built-in/sunset.js'
 import { timeoutScenario } from './built-in/timeout.js'
+import { truncatedBodyScenario } from './built-in/truncated-body.js'
 import { unauthorizedScenario } from './built-in/unauthorized.js'
 import { unavailableScenario } from './built-in/unavailable.js'
 import type { Scenario } from './define-scenario.js'
@@ -51,4 +59,13 @@ export const builtInScenarios = (options: BuiltInScenariosOptions = {}) =>
     options.flaky === undefined
       ? flakyScenario
       : createFlakyScenario({ ...options.flaky, name: 'flaky' }),
+    // Faults inside an answer (contract §19).
+    resetMidBodyScenario,
+    truncatedBodyScenario,
+    stallAfterHeadersScenario,
+    slowBodyScenario,
+    malformedJsonScenario,
+    proxyErrorScenario,
+    emptyResponseScenario,
+    commitThenDropScenario,
   ] as const satisfies readonly Scenario[]

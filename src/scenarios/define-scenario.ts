@@ -1,7 +1,7 @@
 import type { SandboxClock } from '../clock/clock.js'
 import type { NewPet } from '../contract/pet.js'
 import type { ApiError } from '../http/api-error.js'
-import type { SandboxRequest, SandboxResponse, TransportFault } from '../http/types.js'
+import type { Fault, SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { OperationId, SandboxSettings } from '../operations/operation.js'
 
 /** What a scenario sees of the request it may change, after authentication and rate limiting. */
@@ -58,8 +58,20 @@ export interface Scenario<Name extends string = string> {
    * (a bad `__delay`, say); that error is answered at once.
    */
   delayMs?: (ctx: ScenarioContext) => number
-  /** Fail the connection (after `delayMs`) instead of answering; the operation does not run. */
-  fault?: TransportFault | ((ctx: ScenarioContext) => TransportFault | undefined)
+  /**
+   * A fault, by name (contract §8, §19): `network-error`, `timeout`,
+   * `empty-response` and `proxy-error` answer instead of the operation (it
+   * does not run); `reset-mid-body`, `truncated-body`, `stall-after-headers`,
+   * `slow-body`, `malformed-json` and `commit-then-drop` run it and break its
+   * answer. After `delayMs`.
+   */
+  fault?: Fault | ((ctx: ScenarioContext) => Fault | undefined)
+  /**
+   * The fault's setting, read when the fault applies: `slow-body`'s bytes a
+   * second, `stall-after-headers`' hold in ms. It may throw an ApiError (a
+   * bad `__bandwidth`); that error is answered at once.
+   */
+  faultSetting?: (ctx: ScenarioContext) => number
   /** Seed of the scenario's `random()` stream (default: the sandbox's `seed`). */
   seed?: number
   /**

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { mergeExposeHeaders } from '../http/merge-expose-headers.js'
 import type { ExactAnswer, SandboxResponse } from '../http/types.js'
+import { deliverFault } from './deliver-fault.js'
 
 /** Timers of answers being held (delays, `timeout` faults), so a shutdown can cut them short. */
 export interface HeldAnswers {
@@ -134,7 +135,8 @@ export const writeNow = (
  * Answers a request with the core's response: waits `delayMs` (bounded),
  * then writes it, or fails the connection for a transport fault —
  * `network-error` destroys the socket after the delay, `timeout` holds it for
- * its delay (the bound when none, never longer) and then destroys it. Resolves when the request is done with;
+ * its delay (the bound when none, never longer) and then destroys it — or
+ * sends a fault's shaped bytes (`deliverFault`, contract §19). Resolves when the request is done with;
  * undefined when the answer was written at once.
  * When the client closes the connection while its answer is held, the
  * `answer` is marked aborted (its journal entry says so, decision 0032) and
@@ -171,13 +173,23 @@ export const writeSandboxResponse = (input: {
     }
     const act = (): void => {
       res.off('close', gone)
+      if (response.delivery !== undefined) {
+        // A fault that shapes the answer's bytes (contract §19): the client may still go away.
+        deliverFault({
+          res,
+          delivery: response.delivery,
+          held,
+          extra,
+          onGone: () => answer?.markAborted().catch(() => {}),
+        }).then(resolve, resolve)
+        return
+      }
       if (fault !== undefined) req.socket.destroy()
       else writeNow(res, response, extra)
       resolve()
     }
     // A `timeout` fault holds for its delay, or until the bound when it gives none.
-    const ms =
-      fault !== undefined && fault !== 'network-error' && delay <= 0 ? held.maxHoldMs : delay
+    const ms = fault === 'timeout' && delay <= 0 ? held.maxHoldMs : delay
     if (ms <= 0) act()
     else {
       res.once('close', gone)

@@ -23,6 +23,7 @@ const entry = (overrides: Partial<JournalEntry> = {}): JournalEntry => ({
   source: 'sandbox',
   violations: [],
   aborted: false,
+  delivered: true,
   durationMs: 3.5,
   delayMs: 0,
   request: {

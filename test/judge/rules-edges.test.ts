@@ -35,6 +35,7 @@ const entry = (
     source: 'sandbox',
     violations: [],
     aborted: false,
+    delivered: rest.aborted !== true && rest.status !== null,
     durationMs: 0.1,
     delayMs: 0,
     request: { headers: {}, body, bodyTruncated: false },

@@ -27,6 +27,7 @@ const FIELDS = {
   source: 'required',
   violations: 'required',
   aborted: 'required',
+  delivered: 'required',
   durationMs: 'required',
   delayMs: 'required',
   request: 'required',

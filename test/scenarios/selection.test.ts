@@ -103,6 +103,14 @@ describe('choosing a scenario', () => {
       'network-error',
       'sunset',
       'flaky',
+      'reset-mid-body',
+      'truncated-body',
+      'stall-after-headers',
+      'slow-body',
+      'malformed-json',
+      'proxy-error',
+      'empty-response',
+      'commit-then-drop',
     ])
     for (const scenario of sandbox.scenario.list()) expect(scenario.description).not.toBe('')
   })

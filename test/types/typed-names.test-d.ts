@@ -43,6 +43,14 @@ describe('scenario names', () => {
       | 'network-error'
       | 'sunset'
       | 'flaky'
+      | 'reset-mid-body'
+      | 'truncated-body'
+      | 'stall-after-headers'
+      | 'slow-body'
+      | 'malformed-json'
+      | 'proxy-error'
+      | 'empty-response'
+      | 'commit-then-drop'
     >()
   })
 

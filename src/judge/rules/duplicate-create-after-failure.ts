@@ -41,9 +41,11 @@ const isCreate = (request: JudgedRequest): boolean =>
 /**
  * `duplicate-create-after-failure` (warning): a `POST /v1/pets` whose body
  * equals one the same caller sent within the previous 60 seconds that the
- * sandbox answered 201 while the client saw a fault: it gave up on the answer
- * (`aborted`: a slow answer it stopped waiting for). One finding per create
- * that was repeated, with every repeat.
+ * sandbox answered 201 while the client never received that answer whole
+ * (`delivered: false`): it gave up on it (`aborted`: a slow answer, a
+ * `slow-body`), or a fault lost it (`commit-then-drop`, `reset-mid-body`,
+ * `truncated-body`, `stall-after-headers`; contract §19). One finding per
+ * create that was repeated, with every repeat.
  *
  * @example
  * duplicateCreateAfterFailure(requests) // [{ rule: 'duplicate-create-after-failure', seqs: [4, 5], … }]
@@ -53,7 +55,7 @@ export const duplicateCreateAfterFailure: Rule = (requests) => {
   const repeats = new Set<number>()
   const findings: Finding[] = []
   for (const [index, original] of creates.entries()) {
-    if (original.status !== 201 || !original.aborted || repeats.has(original.seq)) continue
+    if (original.status !== 201 || original.delivered || repeats.has(original.seq)) continue
     const key = bodyKey(original.requestBody)
     if (key === null) continue
     const again = creates
@@ -70,7 +72,7 @@ export const duplicateCreateAfterFailure: Rule = (requests) => {
     findings.push({
       rule: 'duplicate-create-after-failure',
       level: 'warning',
-      message: `${describeCaller(original.caller)} sent the same POST /v1/pets body again (${again.map((r) => `#${r.seq}`).join(', ')}) after giving up on the create at #${original.seq}, which had in fact succeeded: 201${petId(original)}. The pet may now exist ${count(again.length + 1, 'time')}. After a failed create, look the pet up (GET /v1/pets) before sending it again.`,
+      message: `${describeCaller(original.caller)} sent the same POST /v1/pets body again (${again.map((r) => `#${r.seq}`).join(', ')}) after ${original.aborted ? 'giving up on' : `losing the answer to (${original.fault ?? 'a failed connection'})`} the create at #${original.seq}, which had in fact succeeded: 201${petId(original)}. The pet may now exist ${count(again.length + 1, 'time')}. After a failed create, look the pet up (GET /v1/pets) before sending it again.`,
       seqs: [original.seq, ...again.map((r) => r.seq)],
     })
   }

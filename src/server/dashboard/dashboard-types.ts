@@ -1,3 +1,5 @@
+import type { Fault } from '../../http/types.js'
+
 /**
  * The wire types between the dashboard's server side and its page (app/).
  * The page imports them as types only, so nothing of node reaches the bundle.
@@ -16,7 +18,9 @@ export interface FeedEntry {
   url: string
   /** null: no response, the connection was failed (network-error, timeout, flaky). */
   status: number | null
-  fault?: 'network-error' | 'timeout' | undefined
+  fault?: Fault | undefined
+  /** False when the answer did not reach the client whole (a fault broke it, or the client gave up). */
+  delivered?: boolean | undefined
   scenario: string
   plan?: string | undefined
   durationMs?: number | undefined

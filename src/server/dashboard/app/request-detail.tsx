@@ -58,7 +58,9 @@ export const RequestDetail = (props: { entry: FeedEntry; onClose(): void }) => {
       <p class="summary">
         {entry.status === null
           ? `No response (${entry.fault ?? 'connection failed'})`
-          : `Status ${entry.status}`}{' '}
+          : entry.delivered === false
+            ? `Status ${entry.status}, not delivered whole (${entry.fault ?? 'the client gave up'})`
+            : `Status ${entry.status}${entry.fault === undefined ? '' : ` (${entry.fault})`}`}{' '}
         · {entry.time} · scenario {entry.scenario} · plan {entry.plan ?? 'none'} · session{' '}
         {entry.session}
         {entry.instance === undefined ? '' : ` · answered by ${entry.instance}`}

@@ -103,6 +103,7 @@ export const RequestLog = (props: { entries: FeedEntry[]; onClear(): void }) => 
                 <span class="url">{e.url}</span>
                 <span class={`status s-${statusClass(e.status)}`}>
                   {e.status === null ? 'no response' : e.status}
+                  {e.status !== null && e.delivered === false ? ' (lost)' : ''}
                 </span>
                 <span class="meta">
                   {e.scenario} · {e.plan ?? 'no valid key'} · {e.session}

@@ -1,0 +1,55 @@
+import type { FaultDelivery } from '../http/types.js'
+import type { RouteLike } from './playwright.js'
+
+/**
+ * Delivers a fault's shaped answer through Playwright's `route`, as nearly as
+ * it allows (docs/scenarios.md, "Faults in each runtime"): `route.fulfill`
+ * sends a whole body at once and cannot stream, so
+ * - no head (`empty-response`, `commit-then-drop`): the request fails
+ *   (`connectionclosed`), as on the wire;
+ * - a cut body (`reset-mid-body`, `truncated-body`): the head with the whole
+ *   body's `Content-Length` and the first half, then the body ends: the page
+ *   reads half a body without an error (its `json()` fails);
+ * - `stall-after-headers`: no head can be sent alone, so the request is held
+ *   for the stall and then fails (`timedout`);
+ * - `slow-body`: held for the time the body takes at its bandwidth, then
+ *   answered whole.
+ * `hold` resolves true when the page gave up meanwhile (the journal then says `aborted`).
+ *
+ * @example
+ * await fulfilFault({ route, delivery, cors, hold, onGone: () => answer.markAborted() })
+ */
+export const fulfilFault = async (input: {
+  route: RouteLike
+  delivery: FaultDelivery
+  /** The CORS headers the standalone server would add. */
+  cors: Record<string, string>
+  hold: (ms: number) => Promise<boolean>
+  onGone: () => Promise<void>
+}): Promise<void> => {
+  const { route, delivery, cors, hold, onGone } = input
+  const head = delivery.head
+  if (head === null) {
+    await route.abort('connectionclosed')
+    return
+  }
+  const gaveUp = async (ms: number): Promise<boolean> => {
+    if (ms <= 0 || !(await hold(ms))) return false
+    await onGone()
+    await route.abort('aborted').catch(() => {})
+    return true
+  }
+  if (delivery.end === 'stall') {
+    if (!(await gaveUp(delivery.holdMs ?? 0))) await route.abort('timedout')
+    return
+  }
+  const rate = delivery.bytesPerSecond
+  if (rate !== undefined && (await gaveUp(Math.ceil((delivery.body.byteLength / rate) * 1000))))
+    return
+  const body = delivery.body
+  await route.fulfill({
+    status: head.status,
+    headers: { ...head.headers, ...cors },
+    body: Buffer.from(body.buffer, body.byteOffset, body.byteLength),
+  })
+}

@@ -1,0 +1,118 @@
+import type { ServerResponse } from 'node:http'
+import type { FaultDelivery } from '../http/types.js'
+import type { HeldAnswers } from './write-sandbox-response.js'
+
+/** The server's pace of `slow-body`: a chunk every 100 ms (contract §19), or one byte when that is sooner. */
+const TICK_MS = 100
+
+/**
+ * The head's headers after the `extra` ones (the CORS headers of the hot
+ * path), a head header replacing an `extra` of the same name.
+ */
+const headLines = (
+  head: Record<string, string>,
+  extra: Readonly<Record<string, string>> | undefined,
+): string[] => {
+  const lines: string[] = []
+  if (extra !== undefined)
+    for (const name in extra) if (!Object.hasOwn(head, name)) lines.push(name, extra[name] as string)
+  for (const name in head) lines.push(name, head[name] as string)
+  return lines
+}
+
+/**
+ * Sends a faulty answer exactly on the wire (contract §19): the head as
+ * given, then the body's bytes (paced for `slow-body`), then the end the
+ * fault names: the answer's own end, a clean close (FIN) before the body is
+ * whole, a reset (RST), or silence for `holdMs` and a destroyed connection.
+ * No head: the connection closes with no byte of answer. Resolves when done;
+ * `onGone` is told when the client goes away before the answer is whole.
+ *
+ * @example
+ * await deliverFault({ res, delivery, held, onGone: () => answer.markAborted() })
+ */
+export const deliverFault = (input: {
+  res: ServerResponse
+  delivery: FaultDelivery
+  held: HeldAnswers
+  extra?: Readonly<Record<string, string>> | undefined
+  onGone: () => void
+}): Promise<void> => {
+  const { res, delivery, held, extra, onGone } = input
+  const socket = res.socket
+  if (socket === null || res.headersSent || res.destroyed) return Promise.resolve()
+  const head = delivery.head
+  if (head === null) {
+    // A clean close (FIN) once the request is read: no byte of answer.
+    socket.destroySoon()
+    return Promise.resolve()
+  }
+  return new Promise((resolve) => {
+    let cancel: (() => void) | undefined
+    const gone = (): void => {
+      cancel?.()
+      onGone()
+      resolve()
+    }
+    res.once('close', gone)
+    const done = (): void => {
+      res.off('close', gone)
+      resolve()
+    }
+    const body = delivery.body
+    res.writeHead(head.status, headLines(head.headers, extra))
+    // Called once the body's bytes are handed to the kernel.
+    const end = (): void => {
+      switch (delivery.end) {
+        case 'complete':
+          res.end()
+          return done()
+        case 'close':
+          // The head's Content-Length promised more: a FIN now cuts the body short.
+          done()
+          socket.end()
+          return
+        case 'reset':
+          // A tick later: a reset sent with the bytes still queued discards them.
+          cancel = held.hold(0, () => {
+            done()
+            socket.resetAndDestroy()
+          })
+          return
+        case 'stall':
+          res.flushHeaders()
+          cancel = held.hold(delivery.holdMs ?? held.maxHoldMs, () => {
+            done()
+            socket.destroy()
+          })
+          return
+      }
+    }
+    const rate = delivery.bytesPerSecond
+    if (rate === undefined) {
+      if (body.byteLength > 0) res.write(body, () => end())
+      else end()
+      return
+    }
+    // Paced: tick n has sent rate * n * tick / 1000 bytes (one at least), so the rate holds.
+    const tick = Math.min(TICK_MS, Math.ceil(1000 / rate))
+    let sent = 0
+    let ticks = 0
+    const next = (): void => {
+      ticks++
+      const due = Math.min(
+        body.byteLength,
+        Math.max(sent + 1, Math.floor((rate * ticks * tick) / 1000)),
+      )
+      const chunk = body.subarray(sent, due)
+      sent = due
+      if (sent >= body.byteLength) res.write(chunk, () => end())
+      else {
+        res.write(chunk)
+        cancel = held.hold(tick, next)
+      }
+    }
+    res.flushHeaders()
+    cancel = held.hold(tick, next)
+  })
+}
