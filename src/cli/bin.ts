@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from 'node:fs'
 import { BUILT_IN_SCENARIOS } from '../scenarios/scenario-registry.js'
+import { stickyName } from '../scenarios/timeline.js'
 import { createSandboxServer, type SandboxServer } from '../server/create-sandbox-server.js'
 import { DataFileError } from '../server/data-file/read-data-file.js'
 import { formatLogLine } from '../server/format-log-line.js'
@@ -212,7 +213,7 @@ process.stdout.write(
     scenario:
       store === undefined
         ? app.sandbox.scenario.get()
-        : await (await app.sandbox.state.session('default')).sticky(),
+        : stickyName(await (await app.sandbox.state.session('default')).sticky()),
     scenarios: app.sandbox.scenario.list().map((s) => s.name),
     dataFile,
     store,

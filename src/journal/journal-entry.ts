@@ -54,8 +54,10 @@ export interface JournalEntry {
   code: string | null
   /** How the connection was failed, when it was: the client saw no response. */
   fault: TransportFault | undefined
-  /** The scenario that answered. */
+  /** The scenario that answered (a timeline's phase: the phase's scenario). */
   scenario: string
+  /** The timeline phase that chose `scenario`, when a timeline was in play (absent otherwise). */
+  phase?: JournalPhase
   /** The plan of the key, when the key was valid. */
   plan: string | undefined
   /** Where the answer came from (`sandbox` unless an upstream or a recording answered). */
@@ -71,6 +73,16 @@ export interface JournalEntry {
   request: JournalMessage
   /** What the client received; null when the connection was failed. */
   response: JournalMessage | null
+}
+
+/** A timeline's phase as the journal names it (contract §19). */
+export interface JournalPhase {
+  /** The timeline's name (`outage`, or `timeline` for one set inline). */
+  timeline: string
+  /** 0-based index of the phase in the timeline. */
+  index: number
+  /** The phase's scenario (the entry's `scenario`). */
+  scenario: string
 }
 
 /**
@@ -97,6 +109,8 @@ export interface JournalCapture {
   status: number | null
   fault: TransportFault | undefined
   scenario: string
+  /** The timeline phase that chose `scenario`, when a timeline was in play. */
+  phase?: JournalPhase | undefined
   plan: string | undefined
   source: AnswerSource
   violations: Violation[]

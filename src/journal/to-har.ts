@@ -73,6 +73,8 @@ export interface HarEntry {
     aborted: boolean
     /** A scenario's delay before the answer (or the failure), in ms: `Retry-After` counts from its end. */
     delayMs: number
+    /** The timeline phase that chose the scenario, when a timeline was in play. */
+    phase?: { timeline: string; index: number; scenario: string }
   }
 }
 
@@ -247,6 +249,7 @@ export const toHAR = (entries: readonly JournalEntry[], options: ToHarOptions = 
         source: entry.source,
         aborted: entry.aborted,
         delayMs: entry.delayMs,
+        ...(entry.phase === undefined ? {} : { phase: entry.phase }),
       },
     })),
   },

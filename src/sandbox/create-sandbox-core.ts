@@ -156,13 +156,15 @@ export const createSandboxCore = <const S extends string = never>(
   const stateOptions = {
     seed: options.seed,
     pets: options.pets,
-    baseKeys: createBaseKeys(options.keys),
+    // Scenario keys (contract §19) follow the registry: one registered later gets its key too.
+    baseKeys: createBaseKeys(options.keys, (name) => scenarios.get(name) !== undefined),
     rateLimit: options.rateLimit,
     journalSize: options.journalSize,
     journalMaxEntries: options.journalMaxEntries,
     journalMaxBytes: options.journalMaxBytes,
     now: options.now,
     startScenario,
+    startTimeline: scenarios.get(startScenario)?.timeline,
     sessionTtlMs: options.sessionTtlMs,
     maxSessions: options.maxSessions,
     onError,

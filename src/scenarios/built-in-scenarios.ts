@@ -3,6 +3,7 @@ import { defaultScenario } from './built-in/default.js'
 import { emptyScenario } from './built-in/empty.js'
 import { createFlakyScenario, type FlakyOptions, flakyScenario } from './built-in/flaky.js'
 import { networkErrorScenario } from './built-in/network-error.js'
+import { outageScenario } from './built-in/outage.js'
 import { paginatedScenario } from './built-in/paginated.js'
 import { rateLimitedScenario } from './built-in/rate-limited.js'
 import { serverErrorScenario } from './built-in/server-error.js'
@@ -51,4 +52,5 @@ export const builtInScenarios = (options: BuiltInScenariosOptions = {}) =>
     options.flaky === undefined
       ? flakyScenario
       : createFlakyScenario({ ...options.flaky, name: 'flaky' }),
+    outageScenario,
   ] as const satisfies readonly Scenario[]

@@ -9,6 +9,7 @@ import {
   defineScenario,
   type Sandbox,
   type ScenarioName,
+  type TimelineSetting,
 } from '../../src/index.js'
 import { setupSandbox } from '../../src/runtimes/node.js'
 import { installSandbox } from '../../src/runtimes/playwright.js'
@@ -43,6 +44,7 @@ describe('scenario names', () => {
       | 'network-error'
       | 'sunset'
       | 'flaky'
+      | 'outage'
     >()
   })
 
@@ -54,7 +56,7 @@ describe('scenario names', () => {
     sandbox.scenario.set('maintenanc')
     expectTypeOf(sandbox).toEqualTypeOf<Sandbox<'maintenance'>>()
     expectTypeOf<Parameters<typeof sandbox.scenario.set>[0]>().toEqualTypeOf<
-      ScenarioName<'maintenance'>
+      ScenarioName<'maintenance'> | TimelineSetting
     >()
 
     setupSandbox({ scenarios: [maintenance] }).scenario.set('maintenance')
@@ -66,7 +68,7 @@ describe('scenario names', () => {
     const installed = (page: Page) => installSandbox(page, { scenarios: [maintenance] })
     expectTypeOf<Awaited<ReturnType<typeof installed>>['scenario']['set']>()
       .parameter(0)
-      .toEqualTypeOf<ScenarioName<'maintenance'>>()
+      .toEqualTypeOf<ScenarioName<'maintenance'> | TimelineSetting>()
   })
 
   it('check the start scenario against them, without widening', () => {
