@@ -11,6 +11,7 @@ import { formatBanner } from './format-banner.js'
 import { loadConfigFile } from './load-config-file.js'
 import { CliUsageError, parseCliArgs } from './parse-cli-args.js'
 import { parseConfigFile } from './parse-config-file.js'
+import { readTimelineFile } from './read-timeline-file.js'
 import { showSeedProgress } from './seed-progress.js'
 import { resolveServeSettings, type ServeSettings } from './serve-settings.js'
 
@@ -110,6 +111,16 @@ try {
 }
 
 const { port, host, quiet, dataFile, adminToken, basePath, store } = settings
+// The start timeline: --timeline FILE (a JSON list of phases, or PUT /__sandbox/scenario's body), else the config file's.
+const timeline =
+  settings.timelineFile === undefined
+    ? settings.timeline
+    : readTimelineFile(settings.timelineFile, (message) => fail(2, message))
+if (timeline !== undefined && settings.scenario !== undefined)
+  fail(
+    2,
+    'Failed to read --timeline: it replaces --scenario (the start scenario); give one of them.',
+  )
 // A short token is guessable by anyone who reaches the port, throttling or not (issue 24).
 if (adminToken !== undefined && adminToken.length < SERVER_LIMITS.minAdminTokenLength)
   process.stderr.write(
@@ -126,7 +137,7 @@ try {
   app = createSandboxServer<string>({
     seed: settings.seed,
     pets: settings.pets,
-    scenario: settings.scenario,
+    scenario: timeline ?? settings.scenario,
     // Own properties: a key named `__proto__` stays a key.
     keys: Object.fromEntries(settings.keys),
     rateLimit: settings.rateLimit,
