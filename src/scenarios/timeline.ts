@@ -99,12 +99,14 @@ export const phaseAt = (
   for (let index = 0; index < phases.length; index += 1) {
     const phase = phases[index] as TimelinePhase
     const end = start + phase.forMs
-    if (elapsed < end)
+    // The last phase of a timeline that does not repeat holds for good: no time left to count.
+    const holds = !timeline.repeat && index === phases.length - 1
+    if (elapsed < end || holds)
       return {
         timeline: timeline.name,
         index,
         scenario: phase.scenario,
-        leftMs: end - elapsed,
+        leftMs: holds ? null : end - elapsed,
         round,
       }
     start = end

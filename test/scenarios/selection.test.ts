@@ -103,6 +103,7 @@ describe('choosing a scenario', () => {
       'network-error',
       'sunset',
       'flaky',
+      'outage',
     ])
     for (const scenario of sandbox.scenario.list()) expect(scenario.description).not.toBe('')
   })
