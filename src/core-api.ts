@@ -41,6 +41,7 @@ export {
   type SessionControls,
   type SessionInfo,
 } from './sandbox/create-sandbox-core.js'
+export type { TimelineSetting, TimelineStatus } from './sandbox/resolve-sticky.js'
 export type { SandboxOptions } from './sandbox/sandbox-options.js'
 export { createFlakyScenario, type FlakyOptions } from './scenarios/built-in/flaky.js'
 export type { BuiltInScenarioName, ScenarioName } from './scenarios/built-in-scenarios.js'
@@ -52,4 +53,5 @@ export {
 } from './scenarios/define-scenario.js'
 export { MAX_DELAY_MS, readDelayParam } from './scenarios/read-delay-param.js'
 export { BUILT_IN_SCENARIOS } from './scenarios/scenario-registry.js'
+export type { PhaseAt, Timeline, TimelinePhase } from './scenarios/timeline.js'
 export type { SandboxEvents } from './state/sandbox-events.js'

@@ -17,10 +17,20 @@ export interface ApiKeyInfo {
   source: 'demo' | 'options' | 'runtime'
   /** The session a run-time key belongs to: its requests always land there. */
   session?: string | undefined
+  /**
+   * The scenario the key's requests get unless they name one (`__scenario`,
+   * `X-Sandbox-Scenario`); it beats the session's sticky scenario.
+   */
+  scenario?: string | undefined
 }
 
-/** A key in the `keys` option: a plan name, or a plan with custom (enterprise) limits. */
-export type KeyOption = PlanName | { plan: PlanName; perMinute?: number; perDay?: number }
+/**
+ * A key in the `keys` option: a plan name, or a plan with custom (enterprise)
+ * limits and the scenario its requests get.
+ */
+export type KeyOption =
+  | PlanName
+  | { plan: PlanName; perMinute?: number; perDay?: number; scenario?: string }
 
 export interface CreateKeyOptions {
   plan: PlanName
@@ -28,7 +38,15 @@ export interface CreateKeyOptions {
   key?: string
   perMinute?: number
   perDay?: number
+  /** The scenario the key's requests get unless they name one. */
+  scenario?: string | undefined
 }
+
+/** The prefix of the scenario keys: `sandbox-scenario-NAME` selects scenario NAME on the free plan. */
+export const SCENARIO_KEY_PREFIX = 'sandbox-scenario-'
+
+/** Whether a scenario may be carried by a key: the registry's answer, injected (auth sits below scenarios). */
+export type KnowsScenario = (name: string) => boolean
 
 /**
  * The keys one session sees: the sandbox's demo and option keys (less those
@@ -75,6 +93,7 @@ const makeInfo = (
   key: string,
   option: CreateKeyOptions,
   source: ApiKeyInfo['source'],
+  knows?: KnowsScenario,
 ): ApiKeyInfo => {
   // A generated key is not named in messages: it means nothing to the caller yet.
   const which = option.key === undefined && source === 'runtime' ? 'a new key' : `key "${key}"`
@@ -98,6 +117,14 @@ const makeInfo = (
   }
   checkLimit('perMinute', option.perMinute)
   checkLimit('perDay', option.perDay)
+  if (
+    option.scenario !== undefined &&
+    (typeof option.scenario !== 'string' || !(knows?.(option.scenario) ?? true))
+  ) {
+    throw new KeyOptionError(
+      `Failed to configure ${which}: scenario "${String(option.scenario)}" is unknown. Use a registered scenario's name.`,
+    )
+  }
   const plan = option.plan
   const custom = plan === 'enterprise'
   return {
@@ -108,6 +135,39 @@ const makeInfo = (
       perDay: (custom ? option.perDay : undefined) ?? PLAN_LIMITS[plan].perDay,
     },
     source,
+    ...(option.scenario === undefined ? {} : { scenario: option.scenario }),
+  }
+}
+
+/**
+ * The demo keys and the option keys, plus one scenario key for every
+ * scenario the registry knows, made on first use: `sandbox-scenario-NAME` is
+ * a free-plan key whose requests get scenario NAME (contract §19). Scenario
+ * keys are not iterated (`values()` lists the demo and option keys only):
+ * there is one per scenario, and listings say so once instead.
+ */
+export class BaseKeys extends Map<string, ApiKeyInfo> {
+  readonly #scenarioKeys = new Map<string, ApiKeyInfo>()
+  constructor(readonly knowsScenario: KnowsScenario = () => false) {
+    super()
+  }
+  override get(key: string): ApiKeyInfo | undefined {
+    return super.get(key) ?? this.#scenarioKey(key)
+  }
+  override has(key: string): boolean {
+    return super.has(key) || this.#scenarioKey(key) !== undefined
+  }
+  #scenarioKey(key: string): ApiKeyInfo | undefined {
+    if (!key.startsWith(SCENARIO_KEY_PREFIX)) return undefined
+    const name = key.slice(SCENARIO_KEY_PREFIX.length)
+    // Asked each time: a scenario registered later gets its key, by the registry's word.
+    if (!this.knowsScenario(name)) return undefined
+    let info = this.#scenarioKeys.get(name)
+    if (info === undefined) {
+      info = { ...makeInfo(key, { plan: 'free' }, 'demo'), scenario: name }
+      this.#scenarioKeys.set(name, info)
+    }
+    return info
   }
 }
 
@@ -142,7 +202,8 @@ export const createKeyRegistry = (
         throw new KeyExistsError(
           `Failed to create key "${key}": it exists already. Revoke it first or choose another.`,
         )
-      const info = { ...makeInfo(key, options, 'runtime'), session }
+      const knows = base instanceof BaseKeys ? base.knowsScenario : undefined
+      const info = { ...makeInfo(key, options, 'runtime', knows), session }
       runtime.set(key, info)
       index.set(key, session)
       return info
@@ -168,18 +229,22 @@ export const createKeyRegistry = (
 /**
  * The demo keys and the keys of the `keys` option, shared by every session.
  *
+ * With `knowsScenario` (the scenario registry's word), the scenario keys
+ * `sandbox-scenario-NAME` are valid too, and option keys may carry a scenario.
+ *
  * @example
  * createBaseKeys({ 'my-key': 'pro' }).get('my-key')?.plan // 'pro'
  */
 export const createBaseKeys = (
   configured: Readonly<Record<string, KeyOption>> = {},
+  knowsScenario?: KnowsScenario,
 ): ReadonlyMap<string, ApiKeyInfo> => {
-  const base = new Map<string, ApiKeyInfo>()
+  const base = new BaseKeys(knowsScenario)
   for (const [key, plan] of Object.entries(DEMO_KEYS))
     base.set(key, makeInfo(key, { plan }, 'demo'))
   for (const [key, option] of Object.entries(configured)) {
     const opts = typeof option === 'string' ? { plan: option } : option
-    base.set(key, makeInfo(key, opts, 'options'))
+    base.set(key, makeInfo(key, opts, 'options', knowsScenario))
   }
   return base
 }

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { RecordingFileError } from '../files/recording-file-error.js'
 import { BUILT_IN_SCENARIOS } from '../scenarios/scenario-registry.js'
+import { stickyName } from '../scenarios/timeline.js'
 import { createSandboxServer, type SandboxServer } from '../server/create-sandbox-server.js'
 import { DataFileError } from '../server/data-file/read-data-file.js'
 import { formatLogLine } from '../server/format-log-line.js'
@@ -11,6 +12,7 @@ import { formatBanner } from './format-banner.js'
 import { loadConfigFile } from './load-config-file.js'
 import { CliUsageError, parseCliArgs } from './parse-cli-args.js'
 import { parseConfigFile } from './parse-config-file.js'
+import { readTimelineFile } from './read-timeline-file.js'
 import { showSeedProgress } from './seed-progress.js'
 import { resolveServeSettings, type ServeSettings } from './serve-settings.js'
 import { shouldLogRequest } from './should-log-request.js'
@@ -111,6 +113,16 @@ try {
 }
 
 const { port, host, quiet, dataFile, adminToken, basePath, store } = settings
+// The start timeline: --timeline FILE (a JSON list of phases, or PUT /__sandbox/scenario's body), else the config file's.
+const timeline =
+  settings.timelineFile === undefined
+    ? settings.timeline
+    : readTimelineFile(settings.timelineFile, (message) => fail(2, message))
+if (timeline !== undefined && settings.scenario !== undefined)
+  fail(
+    2,
+    'Failed to read --timeline: it replaces --scenario (the start scenario); give one of them.',
+  )
 // A short token is guessable by anyone who reaches the port, throttling or not (issue 24).
 if (adminToken !== undefined && adminToken.length < SERVER_LIMITS.minAdminTokenLength)
   process.stderr.write(
@@ -127,7 +139,7 @@ try {
   app = createSandboxServer<string>({
     seed: settings.seed,
     pets: settings.pets,
-    scenario: settings.scenario,
+    scenario: timeline ?? settings.scenario,
     // Own properties: a key named `__proto__` stays a key.
     keys: Object.fromEntries(settings.keys),
     rateLimit: settings.rateLimit,
@@ -221,7 +233,7 @@ process.stdout.write(
     scenario:
       store === undefined
         ? app.sandbox.scenario.get()
-        : await (await app.sandbox.state.session('default')).sticky(),
+        : stickyName(await (await app.sandbox.state.session('default')).sticky()),
     scenarios: app.sandbox.scenario.list().map((s) => s.name),
     dataFile,
     store,

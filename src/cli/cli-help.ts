@@ -39,7 +39,9 @@ Options:
       --seed N           faker seed of the seeded pets (same seed, same pets)
       --pets N           how many pets to seed (default 25)
       --scenario NAME    sticky scenario at start and after reset (default "default")
-      --key NAME=PLAN    add a key (repeatable); NAME=enterprise:PER_MIN:PER_DAY for custom limits
+      --timeline FILE    sticky timeline at start and after reset (JSON: [{"scenario","forMs"}, ...])
+      --key NAME=PLAN    add a key (repeatable); NAME=enterprise:PER_MIN:PER_DAY for custom limits;
+                         NAME=PLAN:SCENARIO for a key whose requests get that scenario
       --data FILE        keep the pets in FILE (created when absent; written on every change)
       --admin-token T    open the control API to callers sending "Authorization: Bearer T"
                          (env PETSTORE_SANDBOX_ADMIN_TOKEN keeps it out of the process list)

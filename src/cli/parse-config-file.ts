@@ -22,6 +22,7 @@ const makeConfigFileSchema = (s = SETTING_SCHEMAS) =>
     seed: z.optional(s.seed),
     pets: z.optional(s.pets),
     scenario: z.optional(s.scenario),
+    timeline: z.optional(s.timeline),
     keys: z.optional(s.keys),
     data: z.optional(s.data),
     adminToken: z.optional(s.adminToken),

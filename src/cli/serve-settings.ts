@@ -1,6 +1,7 @@
 import type { KeyOption } from '../auth/key-registry.js'
 import { FIDELITY_SETTING_NAMES, type FidelitySettings } from '../contract/fidelity.js'
 import type { OwnHandler } from '../handlers/check-own-handlers.js'
+import type { TimelineSetting } from '../sandbox/resolve-sticky.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import { CliUsageError } from './cli-usage-error.js'
 
@@ -15,6 +16,10 @@ export interface ServeSettings extends Partial<FidelitySettings> {
   seed: number | undefined
   pets: number | undefined
   scenario: string | undefined
+  /** The start timeline (the config file's `timeline`): it replaces `scenario`. */
+  timeline: TimelineSetting | undefined
+  /** `--timeline FILE`: a JSON file holding the start timeline (read by bin.ts). */
+  timelineFile: string | undefined
   dataFile: string | undefined
   adminToken: string | undefined
   /** Host names the control API answers besides loopback ones (`--allowed-host`, repeatable). */
@@ -121,6 +126,8 @@ const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
     seed: first('seed'),
     pets: first('pets'),
     scenario: first('scenario'),
+    timeline: first('timeline'),
+    timelineFile: first('timelineFile'),
     dataFile: first('dataFile'),
     adminToken: first('adminToken'),
     allowedHosts: first('allowedHosts'),

@@ -9,6 +9,8 @@ import { PET_STATUSES } from '../contract/pet.js'
 import { PLAN_NAMES } from '../contract/plans.js'
 import { useEnglishZodMessages } from '../contract/zod-messages.js'
 import { JOURNAL_BUDGET_CEILINGS } from '../journal/journal-budget.js'
+import type { TimelineSetting } from '../sandbox/resolve-sticky.js'
+import { timelineProblems } from '../scenarios/timeline.js'
 
 // zod/mini, not classic zod: the CLI bundle carries one zod build and no locale
 // but English, so it starts sooner (issue 20). Every rule below gives its own
@@ -60,6 +62,10 @@ const keyOption = () =>
           plan: planName(),
           perMinute: z.optional(limit()),
           perDay: z.optional(limit()),
+          // Checked against the scenarios at start (the file's own ones are known only then).
+          scenario: z.optional(
+            z.string({ error: 'must be the name of a scenario' }).check(z.minLength(1)),
+          ),
         })
         .check(
           z.refine(
@@ -68,7 +74,37 @@ const keyOption = () =>
           ),
         ),
     ],
-    { error: `must be a plan (${PLAN_NAMES.join(', ')}) or { "plan", "perMinute", "perDay" }` },
+    {
+      error: `must be a plan (${PLAN_NAMES.join(', ')}) or { "plan", "perMinute", "perDay", "scenario" }`,
+    },
+  )
+
+const TIMELINE_RULE =
+  'must be a list of phases [{ "scenario": NAME, "forMs": N }] or { "timeline": [...], "repeat": true }'
+
+/** A start timeline: its phases' shapes here, their scenarios' names at start. */
+const timelineSetting = () =>
+  z.pipe(
+    z.union(
+      [
+        z.array(z.unknown()),
+        z.strictObject({
+          timeline: z.array(z.unknown()),
+          repeat: z.optional(z.boolean({ error: 'must be true or false' })),
+        }),
+      ],
+      { error: TIMELINE_RULE },
+    ),
+    z.transform((value, ctx): TimelineSetting => {
+      const setting = Array.isArray(value) ? { timeline: value } : value
+      for (const problem of timelineProblems(setting.timeline, () => true))
+        ctx.issues.push({
+          code: 'custom',
+          input: value,
+          message: `${problem.field} ${problem.message}`,
+        })
+      return setting as TimelineSetting
+    }),
   )
 
 const choice = <const T extends readonly [string, ...string[]]>(values: T) =>
@@ -144,6 +180,7 @@ export const SETTING_SCHEMAS = madeWhenRead({
   seed: () => wholeNumber(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
   pets: () => wholeNumber(0, 1_000_000),
   scenario: () => text(),
+  timeline: () => timelineSetting(),
   data: () => text(),
   adminToken: () => matching(BEARER_TOKEN, BEARER_RULE),
   allowedHost: () =>

@@ -62,8 +62,10 @@ export interface JournalEntry {
    * what broke the answer (`reset-mid-body`, `proxy-error`, …).
    */
   fault: Fault | undefined
-  /** The scenario that answered. */
+  /** The scenario that answered (a timeline's phase: the phase's scenario). */
   scenario: string
+  /** The timeline phase that chose `scenario`, when a timeline was in play (absent otherwise). */
+  phase?: JournalPhase
   /** The plan of the key, when the key was valid. */
   plan: string | undefined
   /** Where the answer came from (`sandbox` unless an upstream or a recording answered). */
@@ -90,6 +92,16 @@ export interface JournalEntry {
   response: JournalMessage | null
 }
 
+/** A timeline's phase as the journal names it (contract §19). */
+export interface JournalPhase {
+  /** The timeline's name (`outage`, or `timeline` for one set inline). */
+  timeline: string
+  /** 0-based index of the phase in the timeline. */
+  index: number
+  /** The phase's scenario (the entry's `scenario`). */
+  scenario: string
+}
+
 /**
  * What the pipeline hands the journal for one request: references, not
  * copies. Nothing is redacted, lower-cased or decoded here; that happens when
@@ -114,6 +126,8 @@ export interface JournalCapture {
   status: number | null
   fault: Fault | undefined
   scenario: string
+  /** The timeline phase that chose `scenario`, when a timeline was in play. */
+  phase?: JournalPhase | undefined
   plan: string | undefined
   source: AnswerSource
   violations: Violation[]

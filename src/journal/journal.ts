@@ -6,6 +6,7 @@ export type {
   JournalCapture,
   JournalEntry,
   JournalMessage,
+  JournalPhase,
   JournalRecord,
   SessionJournal,
   Violation,

@@ -76,6 +76,8 @@ export interface HarEntry {
     delivered: boolean
     /** A scenario's delay before the answer (or the failure), in ms: `Retry-After` counts from its end. */
     delayMs: number
+    /** The timeline phase that chose the scenario, when a timeline was in play. */
+    phase?: { timeline: string; index: number; scenario: string }
   }
 }
 
@@ -271,6 +273,7 @@ export const toHAR = (entries: readonly JournalEntry[], options: ToHarOptions = 
         aborted: entry.aborted,
         delivered: entry.delivered,
         delayMs: entry.delayMs,
+        ...(entry.phase === undefined ? {} : { phase: entry.phase }),
       },
     })),
   },

@@ -57,6 +57,15 @@ export const toJournalEntry = (record: JournalRecord): JournalEntry => {
     code: failed ? null : errorCode(record),
     fault: record.fault,
     scenario: record.scenario,
+    ...(record.phase === undefined
+      ? {}
+      : {
+          phase: {
+            timeline: record.phase.timeline,
+            index: record.phase.index,
+            scenario: record.phase.scenario,
+          },
+        }),
     plan: record.plan,
     source: record.source,
     violations: record.violations,

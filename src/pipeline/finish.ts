@@ -3,7 +3,7 @@ import { shapeFault } from '../faults/shape-fault.js'
 import type { Awaitable } from '../http/awaitable.js'
 import type { UrlFields } from '../http/request-url.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
-import type { AnswerSource, JournalRecord, Violation } from '../journal/journal.js'
+import type { AnswerSource, JournalPhase, JournalRecord, Violation } from '../journal/journal.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
 import type { SessionState } from '../state/sandbox-state.js'
 import type { PipelineContext } from './pipeline-context.js'
@@ -23,6 +23,8 @@ export interface FinishInput {
   token: string | undefined
   keyValid: boolean
   scenario: string
+  /** The timeline phase that chose the scenario, when a timeline was in play. */
+  phase?: JournalPhase | undefined
   plan: string | undefined
   /** `performance.now()` when the request arrived. */
   startedAt: number
@@ -115,6 +117,7 @@ export const finish = (ctx: PipelineContext, input: FinishInput): Awaitable<Fini
     status,
     fault,
     scenario: input.scenario,
+    phase: input.phase,
     plan: input.plan,
     source: input.source ?? 'sandbox',
     violations: input.violations ?? NO_VIOLATIONS,

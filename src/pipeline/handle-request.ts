@@ -8,6 +8,8 @@ import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { JournalEntry, JournalRecord } from '../journal/journal.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
 import { API_ROUTER } from '../operations/routes.js'
+import type { PhaseRef, Sticky } from '../scenarios/timeline.js'
+import { stickyName } from '../scenarios/timeline.js'
 import { DEFAULT_SESSION, type SessionState } from '../state/sandbox-state.js'
 import { STALE_RETRIES, StaleStateError } from '../state/stale-state.js'
 import { type Admission, admit, peekQuota } from './admit.js'
@@ -17,7 +19,12 @@ import { locate } from './locate.js'
 import type { PipelineContext, UpstreamHook } from './pipeline-context.js'
 import { allowedMethods, matchOperation, route } from './route.js'
 import { run } from './run.js'
-import { scenarioName, selectScenario } from './select-scenario.js'
+import {
+  choosePhase,
+  type PhaseChoice,
+  requestedScenario,
+  selectScenario,
+} from './select-scenario.js'
 import { requestedSession, selectSession } from './select-session.js'
 
 export interface HandleOptions {
@@ -129,6 +136,7 @@ function* stages(
   let rateLimitHeaders: Record<string, string> | null = null
   let scenario = ''
   let target: string | undefined
+  let phase: PhaseRef | undefined
   let response: SandboxResponse
   try {
     const auth = parseAuthorization(request.headers.authorization)
@@ -168,8 +176,8 @@ function* stages(
       return new LazyAnswer(done.response, done.record, session)
     }
     let sticky = session.sticky()
-    if (sticky instanceof Promise) sticky = (yield sticky) as string
-    scenario = sticky
+    if (sticky instanceof Promise) sticky = (yield sticky) as Sticky
+    scenario = typeof sticky === 'string' ? sticky : sticky.name
     if (request.method === 'OPTIONS' && match.kind === 'method-not-allowed') {
       // No operation answers OPTIONS, so a known path matches as "another method".
       rateLimitHeaders = (yield peekQuota(session, caller, now)) as Record<string, string>
@@ -186,9 +194,28 @@ function* stages(
       // past its quota meets this branch on every request (decision 0021).
       if (admitted.refusal !== undefined) response = admitted.refusal.response
       else {
-        requireKey(caller)
-        scenario = scenarioName(url, request.headers, scenario)
-        const chosen = selectScenario(ctx.scenarios, scenario)
+        const key = requireKey(caller)
+        // Precedence (contract §19): the flag, the header, the key's scenario, the sticky one.
+        const named = requestedScenario(url, request.headers) ?? key.scenario
+        if (named !== undefined) scenario = named
+        let chosen =
+          named === undefined && typeof sticky !== 'string'
+            ? undefined
+            : selectScenario(ctx.scenarios, scenario)
+        // A timeline (contract §19): its phase answers. Never asked without one.
+        if (chosen === undefined || chosen.timeline !== undefined) {
+          let choice = choosePhase({
+            scenarios: ctx.scenarios,
+            session,
+            named: chosen,
+            sticky,
+            now,
+          })
+          if (choice instanceof Promise) choice = (yield choice) as PhaseChoice
+          chosen = choice.scenario
+          phase = choice.phase
+          scenario = chosen.name
+        }
         const { operation, params } = route(
           match,
           request.method,
@@ -249,8 +276,8 @@ function* stages(
   }
   if (scenario === '') {
     let sticky = session.sticky()
-    if (sticky instanceof Promise) sticky = (yield sticky) as string
-    scenario = sticky
+    if (sticky instanceof Promise) sticky = (yield sticky) as Sticky
+    scenario = stickyName(sticky)
   }
   const auth = caller?.auth ?? parseAuthorization(request.headers.authorization)
   let done = finish(ctx, {
@@ -265,6 +292,7 @@ function* stages(
     token: auth.kind === 'bearer' ? auth.token : undefined,
     keyValid: caller?.key !== undefined,
     scenario,
+    phase,
     plan: caller?.key?.plan,
     startedAt,
   })

@@ -1,6 +1,7 @@
 import { createBaseKeys } from '../auth/key-registry.js'
 import type { FidelitySettings } from '../contract/fidelity.js'
 import type { PetStore } from '../db/pet-store.js'
+import { ApiError } from '../http/api-error.js'
 import type { Awaitable } from '../http/awaitable.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import { type Har, toHAR } from '../journal/to-har.js'
@@ -8,6 +9,7 @@ import { type Answer, type HandleOptions, handleRequest } from '../pipeline/hand
 import type { PipelineContext } from '../pipeline/pipeline-context.js'
 import { builtInScenarios } from '../scenarios/built-in-scenarios.js'
 import { createScenarioRegistry, type ScenarioRegistry } from '../scenarios/scenario-registry.js'
+import type { Sticky, Timeline } from '../scenarios/timeline.js'
 import type { Listener } from '../state/emitter.js'
 import { createMemoryState } from '../state/memory-state.js'
 import type { SandboxEvents } from '../state/sandbox-events.js'
@@ -26,6 +28,7 @@ import { createModeControls } from './mode-controls.js'
 import { type HandleInput, normalizeRequest } from './normalize-request.js'
 import { type ResetOptions, readResetScope } from './reset-options.js'
 import { resolveOptions } from './resolve-options.js'
+import { resolveSticky, type TimelineSetting } from './resolve-sticky.js'
 import type { SandboxOptions } from './sandbox-options.js'
 import { createSessionControls, type SessionControls } from './session-controls.js'
 import { storeSupport } from './store-support.js'
@@ -125,6 +128,34 @@ export interface UpstreamControls {
   replay(): Promise<{ answers: number; skipped: number } | undefined>
 }
 
+/** The start scenario's name, and its timeline when it is one; a TypeError naming the problem otherwise. */
+const resolveStart = (
+  scenarios: ScenarioRegistry,
+  option: string | TimelineSetting,
+): { name: string; timeline: Timeline | undefined } => {
+  if (typeof option === 'string' && scenarios.get(option) === undefined) {
+    const names = scenarios
+      .list()
+      .map((s) => s.name)
+      .join(', ')
+    throw new TypeError(
+      `Failed to create the sandbox: scenario "${option}" is unknown. Use one of ${names}.`,
+    )
+  }
+  let sticky: Sticky
+  try {
+    sticky = resolveSticky(scenarios, option, 0)
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+    throw new TypeError(
+      `Failed to create the sandbox: the start scenario is not valid. ${error.message} Fix the scenario option.`,
+    )
+  }
+  return typeof sticky === 'string'
+    ? { name: sticky, timeline: undefined }
+    : { name: sticky.name, timeline: { phases: sticky.phases, repeat: sticky.repeat } }
+}
+
 const hidePassword = (url: string | undefined): string | undefined =>
   url?.replace(/\/\/[^@/]*@/, '//***@')
 
@@ -145,29 +176,23 @@ export const createSandboxCore = <const S extends string = never>(
     options.scenarios,
     builtInScenarios({ flaky: options.flaky }),
   )
-  const startScenario = options.scenario ?? 'default'
-  if (scenarios.get(startScenario) === undefined) {
-    const names = scenarios
-      .list()
-      .map((s) => s.name)
-      .join(', ')
-    throw new TypeError(
-      `Failed to create the sandbox: scenario "${startScenario}" is unknown. Use one of ${names}.`,
-    )
-  }
+  const start = resolveStart(scenarios, options.scenario ?? 'default')
+  const startScenario = start.name
   const onError =
     options.onError ??
     ((error: unknown) => console.error('[petstore-sandbox] internal error:', error))
   const stateOptions = {
     seed: options.seed,
     pets: options.pets,
-    baseKeys: createBaseKeys(options.keys),
+    // Scenario keys (contract §19) follow the registry: one registered later gets its key too.
+    baseKeys: createBaseKeys(options.keys, (name) => scenarios.get(name) !== undefined),
     rateLimit: options.rateLimit,
     journalSize: options.journalSize,
     journalMaxEntries: options.journalMaxEntries,
     journalMaxBytes: options.journalMaxBytes,
     now: options.now,
     startScenario,
+    startTimeline: start.timeline,
     sessionTtlMs: options.sessionTtlMs,
     maxSessions: options.maxSessions,
     onError,

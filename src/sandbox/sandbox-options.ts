@@ -6,6 +6,7 @@ import type { ScenarioName } from '../scenarios/built-in-scenarios.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { StoreOption } from '../state/shared-store.js'
 import type { UpstreamOptions } from '../upstream/upstream-options.js'
+import type { TimelineSetting } from './resolve-sticky.js'
 
 /**
  * Options of `createSandbox`. Every one is optional. `S` is the names of your
@@ -31,8 +32,13 @@ export interface SandboxOptions<S extends string = never> extends Partial<Fideli
   pets?: number
   /** Extra API keys: `{ 'my-key': 'pro' }` or `{ 'big-co': { plan: 'enterprise', perMinute: 20_000 } }`. */
   keys?: Record<string, KeyOption>
-  /** The sticky scenario at start and after reset (default `default`): a built-in name or one of `scenarios`. */
-  scenario?: ScenarioName<NoInfer<S>>
+  /**
+   * The sticky scenario at start and after reset (default `default`): a
+   * built-in name or one of `scenarios`, or a timeline
+   * (`{ timeline: [{ scenario, forMs }], repeat }`), which runs from each
+   * session's start and restarts with its reset.
+   */
+  scenario?: ScenarioName<NoInfer<S>> | TimelineSetting
   /** Your own scenarios (`defineScenario`), next to the built-in ones. */
   scenarios?: readonly Scenario<S>[]
   /**

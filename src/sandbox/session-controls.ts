@@ -10,10 +10,17 @@ import type { ExpectOptions, RequestMatch } from '../judge/request-match.js'
 import type { ScenarioName } from '../scenarios/built-in-scenarios.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
+import { type Sticky, stickyName } from '../scenarios/timeline.js'
 import type { MemorySessionState, MemoryState } from '../state/memory-state.js'
 import { SESSION_ID } from '../state/sandbox-state.js'
 import { createJournalJudge } from './judge-journal.js'
 import type { ModeControls } from './mode-controls.js'
+import {
+  resolveSticky,
+  type TimelineSetting,
+  type TimelineStatus,
+  timelineStatus,
+} from './resolve-sticky.js'
 
 /** A scenario as the controls list it. */
 export interface ScenarioInfo {
@@ -46,14 +53,21 @@ export interface SessionControls<S extends string = never> {
   /** This session's clock. */
   readonly clock: SandboxClock
   readonly scenario: {
-    /** The sticky scenario's name. */
+    /** The sticky scenario's name (a timeline's: `outage`, or `timeline` for one set inline). */
     get(): string
     /**
      * Makes a scenario sticky in this session; throws for an unknown name. A
      * scenario registered later with `register` is not in the type: pass it
-     * in the options to use it without a cast.
+     * in the options to use it without a cast. A timeline (`outage`, or
+     * `{ timeline: [{ scenario, forMs }], repeat }`) runs on the session's
+     * clock from this moment.
+     *
+     * @example
+     * sandbox.scenario.set({ timeline: [{ scenario: 'unavailable', forMs: 30_000 }, { scenario: 'default', forMs: 1 }] })
      */
-    set(name: ScenarioName<S>): void
+    set(name: ScenarioName<S> | TimelineSetting): void
+    /** Where the sticky timeline stands (its phase and the time left); undefined when the sticky scenario is no timeline. */
+    timeline(): TimelineStatus | undefined
     list(): ScenarioInfo[]
     /** Registers a scenario for the whole sandbox (every session). */
     register(scenario: Scenario): void
@@ -154,15 +168,21 @@ export const createSessionControls = (input: {
     },
     clock,
     scenario: {
-      get: () => resolve().sticky(),
+      get: () => stickyName(resolve().sticky()),
       set(name) {
+        const session = resolve()
+        let sticky: Sticky
         try {
-          scenarios.require(name)
+          sticky = resolveSticky(scenarios, name, session.now())
         } catch (error) {
           if (!(error instanceof ApiError)) throw error
           throw new TypeError(`Failed to set the scenario: ${error.message}`, { cause: error })
         }
-        resolve().setSticky(name)
+        session.setSticky(sticky)
+      },
+      timeline: () => {
+        const session = resolve()
+        return timelineStatus(session.sticky(), session.now())
       },
       list: () => scenarios.list().map(({ name, description }) => ({ name, description })),
       register: (scenario) => scenarios.register(scenario),

@@ -6,6 +6,7 @@ import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { SharedState } from '../state/shared-store.js'
 import { createJournalJudge } from './judge-journal.js'
 import type { ModeControls } from './mode-controls.js'
+import { timelineStatus } from './resolve-sticky.js'
 import type { SessionControls } from './session-controls.js'
 
 const refuse = (what: string): never => {
@@ -72,6 +73,10 @@ export const createSharedStoreControls = (input: {
     scenario: {
       get: () => known()?.sticky ?? fallback.startScenario,
       set: () => refuse('set the scenario'),
+      timeline: () => {
+        const timeline = known()?.timeline
+        return timeline === undefined ? undefined : timelineStatus(timeline, clock.now())
+      },
       list: () => scenarios.list().map(({ name, description }) => ({ name, description })),
       register: (scenario) => scenarios.register(scenario),
     },

@@ -6,6 +6,7 @@ import { emptyResponseScenario } from './built-in/empty-response.js'
 import { createFlakyScenario, type FlakyOptions, flakyScenario } from './built-in/flaky.js'
 import { malformedJsonScenario } from './built-in/malformed-json.js'
 import { networkErrorScenario } from './built-in/network-error.js'
+import { outageScenario } from './built-in/outage.js'
 import { paginatedScenario } from './built-in/paginated.js'
 import { proxyErrorScenario } from './built-in/proxy-error.js'
 import { rateLimitedScenario } from './built-in/rate-limited.js'
@@ -68,4 +69,5 @@ export const builtInScenarios = (options: BuiltInScenariosOptions = {}) =>
     proxyErrorScenario,
     emptyResponseScenario,
     commitThenDropScenario,
+    outageScenario,
   ] as const satisfies readonly Scenario[]

@@ -3,6 +3,7 @@ import type { NewPet } from '../contract/pet.js'
 import type { ApiError } from '../http/api-error.js'
 import type { Fault, SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { OperationId, SandboxSettings } from '../operations/operation.js'
+import { type Timeline, timelineProblems } from './timeline.js'
 
 /** What a scenario sees of the request it may change, after authentication and rate limiting. */
 export interface ScenarioContext {
@@ -82,6 +83,13 @@ export interface Scenario<Name extends string = string> {
    * answers the request itself and it never reaches the upstream.
    */
   forwards?: boolean
+  /**
+   * Makes the scenario a timeline: its phases answer in turn on the sandbox
+   * clock, from the moment it is made sticky (or, named per request or as the
+   * start scenario, from the first request of the session that meets it). A
+   * timeline has no hooks of its own; each phase names another scenario.
+   */
+  timeline?: Timeline
 }
 
 const NAME = /^[a-z0-9][a-z0-9-]{0,63}$/
@@ -111,6 +119,19 @@ export const defineScenario = <const S extends Scenario>(scenario: S): S => {
     throw new TypeError(
       `Failed to define scenario "${scenario.name}": seed must be an integer, got ${String(scenario.seed)}.`,
     )
+  }
+  if (scenario.timeline !== undefined) {
+    // The phases' names are checked by the registry, which knows the other scenarios.
+    const problems = timelineProblems(scenario.timeline.phases, () => true, 'timeline.phases')
+    const hooks = (['store', 'respond', 'delayMs', 'fault'] as const).filter(
+      (hook) => scenario[hook] !== undefined,
+    )
+    if (hooks.length > 0)
+      problems.push({ field: hooks.join(', '), message: 'a timeline has no hooks of its own' })
+    if (problems.length > 0)
+      throw new TypeError(
+        `Failed to define scenario "${scenario.name}": ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}. Fix its timeline.`,
+      )
   }
   return scenario
 }

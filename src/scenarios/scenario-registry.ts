@@ -26,6 +26,17 @@ export const createScenarioRegistry = (
   builtIns: readonly Scenario[] = BUILT_IN_SCENARIOS,
 ): ScenarioRegistry => {
   const scenarios = new Map<string, Scenario>()
+  // A phase names a scenario registered before it (or with it) that is no timeline itself.
+  const checkPhases = (scenario: Scenario): void => {
+    const phases = scenario.timeline?.phases ?? []
+    for (const { scenario: name } of phases) {
+      const phase = scenarios.get(name)
+      if (phase === undefined || phase.timeline !== undefined)
+        throw new TypeError(
+          `Failed to register scenario "${scenario.name}": its phase "${name}" is ${phase === undefined ? 'not a registered scenario' : 'a timeline itself'}. Register that scenario first, or name another.`,
+        )
+    }
+  }
   const registry: ScenarioRegistry = {
     get: (name) => scenarios.get(name),
     require(name) {
@@ -43,9 +54,14 @@ export const createScenarioRegistry = (
           `Failed to register scenario "${scenario.name}": that name is taken. Choose another name.`,
         )
       }
+      if (!initial) checkPhases(scenario)
       scenarios.set(scenario.name, scenario)
     },
   }
-  for (const scenario of [...builtIns, ...extra]) registry.register(scenario)
+  let initial = true
+  const all = [...builtIns, ...extra]
+  for (const scenario of all) registry.register(scenario)
+  for (const scenario of all) checkPhases(scenario)
+  initial = false
   return registry
 }

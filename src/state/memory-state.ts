@@ -17,6 +17,7 @@ import {
   createRateLimiter,
   type RateLimiter,
 } from '../rate-limit/rate-limiter.js'
+import { type Sticky, startSticky, stickyName, type Timeline } from '../scenarios/timeline.js'
 import { createEmitter } from './emitter.js'
 import type { SandboxEvents } from './sandbox-events.js'
 import {
@@ -39,8 +40,9 @@ export interface MemorySessionState extends SessionState {
   now(): number
   lookupKey(key: string): ApiKeyInfo | undefined
   quotas(now: number): BucketSnapshot[]
-  sticky(): string
-  setSticky(name: string): void
+  sticky(): Sticky
+  timelineStart(name: string, now: number): number
+  setSticky(sticky: Sticky): void
   clock(): { now: number; frozen: boolean }
   setClock(time: Date | number | string): void
   advanceClock(ms: number): void
@@ -80,6 +82,8 @@ export interface MemoryStateOptions {
   now?: (() => number) | undefined
   /** The sticky scenario of a new or reset session. */
   startScenario: string
+  /** The start scenario's timeline, when it is one: it runs from the session's start (or reset). */
+  startTimeline?: Timeline | undefined
   /** Idle time after which a session is dropped, in ms (default one hour). */
   sessionTtlMs?: number | undefined
   /** Most sessions alive at once, `default` included (default 1,000). */
@@ -155,7 +159,9 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
       onBuild: (scenario, store) => follow(store, scenario.name),
     })
     follow(pets, 'default')
-    let sticky = options.startScenario
+    let sticky: Sticky = startSticky(options.startScenario, options.startTimeline, clock.now())
+    // Timelines started by their first request (none until one is met).
+    let starts: Map<string, number> | undefined
     let lastUsed = realNow()
     let loaded = false
     const whenLoaded = (load: Promise<void>): Promise<void> =>
@@ -186,9 +192,20 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
       peek: (request) => limiter.peek(request),
       quotas: (now) => limiter.snapshot(now),
       sticky: () => sticky,
-      setSticky(name) {
-        sticky = name
-        emit('scenario', { session: id, name })
+      timelineStart(name, now) {
+        starts ??= new Map()
+        const start = starts.get(name)
+        if (start !== undefined) return start
+        starts.set(name, now)
+        return now
+      },
+      setSticky(value) {
+        sticky = value
+        emit('scenario', {
+          session: id,
+          name: stickyName(value),
+          ...(typeof value === 'string' ? {} : { timeline: value }),
+        })
       },
       clock: () => ({ now: clock.now(), frozen: clock.frozen }),
       setClock(time) {
@@ -228,8 +245,9 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
         lastUsed = realNow()
       },
       reset() {
-        sticky = options.startScenario
         clock.useRealTime()
+        sticky = startSticky(options.startScenario, options.startTimeline, clock.now())
+        starts = undefined
         limiter.reset()
         scenarioState.reset()
         keys.reset()
@@ -350,7 +368,7 @@ export const createMemoryState = (options: MemoryStateOptions): MemoryState => {
       [defaultSession, ...others.values()].map((session) => ({
         id: session.id,
         pets: session.pets.count,
-        scenario: session.sticky(),
+        scenario: stickyName(session.sticky()),
         requests: session.journal.size,
         lastUsed: new Date(session.lastUsed).toISOString(),
       })),

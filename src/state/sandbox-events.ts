@@ -1,6 +1,7 @@
 import type { ApiKeyInfo } from '../auth/key-registry.js'
 import type { Pet } from '../contract/pet.js'
 import type { JournalEntry } from '../journal/journal.js'
+import type { StickyTimeline } from '../scenarios/timeline.js'
 
 /**
  * The typed events of a sandbox. Extensions (localStorage persistence, the
@@ -20,8 +21,8 @@ export interface SandboxEvents {
   reset: { session: string }
   /** A run-time key was created, or any key revoked. */
   keys: { session: string; type: 'create' | 'revoke'; key: ApiKeyInfo }
-  /** The sticky scenario changed. */
-  scenario: { session: string; name: string }
+  /** The sticky scenario changed: its name, and the timeline when it is one. */
+  scenario: { session: string; name: string; timeline?: StickyTimeline }
   /** The clock was set, advanced, or sent back to real time. */
   clock: { session: string; now: number; frozen: boolean }
   /** A session was created on first use, or dropped (idle, over the limit, or on request). */

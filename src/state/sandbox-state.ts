@@ -5,6 +5,7 @@ import type { Awaitable } from '../http/awaitable.js'
 import type { JournalCapture, JournalEntry, JournalRecord } from '../journal/journal.js'
 import type { BucketSnapshot, RateLimitDecision, TakeRequest } from '../rate-limit/rate-limiter.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
+import type { Sticky } from '../scenarios/timeline.js'
 import type { Emitter } from './emitter.js'
 import type { SandboxEvents } from './sandbox-events.js'
 
@@ -36,8 +37,14 @@ export interface SessionState {
     limits: PlanLimits
     now: number
   }): Awaitable<Pick<RateLimitDecision, 'headers'>>
-  /** The sticky scenario's name. */
-  sticky(): Awaitable<string>
+  /** The sticky scenario: a name, or a timeline with the moment it started (`stickyName` names either). */
+  sticky(): Awaitable<Sticky>
+  /**
+   * When a timeline named without a start of its own (per request, by a key,
+   * or as the start scenario) started in this session: the first request that
+   * met it, until the next reset. Asked only when a timeline is in play.
+   */
+  timelineStart(name: string, now: number): Awaitable<number>
   /** The pets a request in this scenario reads and writes. */
   store(scenario: Scenario): Awaitable<PetRecords>
   /** The next number of a scenario's seeded stream in this session. */
@@ -57,8 +64,8 @@ export interface SessionState {
 
   // The controls (the control API awaits these; the in-memory ones are synchronous).
   // Every mutation emits its event on the sandbox (`scenario`, `clock`, `keys`, `reset`).
-  /** Makes a scenario sticky (the caller has checked the name). */
-  setSticky(name: string): Awaitable<void>
+  /** Makes a scenario or a timeline sticky (the caller has checked the names). */
+  setSticky(sticky: Sticky): Awaitable<void>
   clock(): Awaitable<{ now: number; frozen: boolean }>
   /** Freezes the clock at this moment (epoch ms, Date or ISO string); throws a TypeError for a bad time. */
   setClock(time: Date | number | string): Awaitable<void>

@@ -2,6 +2,7 @@ import type { ApiKeyInfo } from '../auth/key-registry.js'
 import type { PetRecords } from '../db/pet-records.js'
 import { ApiError } from '../http/api-error.js'
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
+import type { StickyTimeline, Timeline } from '../scenarios/timeline.js'
 import { createEmitter, type Emitter } from './emitter.js'
 import type { SandboxEvents } from './sandbox-events.js'
 import type { SandboxState } from './sandbox-state.js'
@@ -36,6 +37,8 @@ export interface SharedState extends SandboxState {
 /** What an instance last saw of a session; it may be behind other instances. */
 export interface LastKnownSession {
   sticky: string
+  /** The sticky timeline, when the sticky scenario is one. */
+  timeline: StickyTimeline | undefined
   frozen: number | undefined
   keys: ApiKeyInfo[]
   /** The session's own pets as last read (list/get/count), when this instance has read them. */
@@ -52,6 +55,8 @@ export interface SharedStateOptions {
   journalMaxBytes?: number | undefined
   now?: (() => number) | undefined
   startScenario: string
+  /** The start scenario's timeline, when it is one: it runs from each session's start (or reset). */
+  startTimeline?: Timeline | undefined
   sessionTtlMs?: number | undefined
   maxSessions?: number | undefined
   onError?: ((error: unknown) => void) | undefined

@@ -13,8 +13,9 @@ import { finish } from '../pipeline/finish.js'
 import type { InFrontInput, PipelineContext } from '../pipeline/pipeline-context.js'
 import { route } from '../pipeline/route.js'
 import { run } from '../pipeline/run.js'
-import { scenarioName, selectScenario } from '../pipeline/select-scenario.js'
+import { choosePhase, requestedScenario, selectScenario } from '../pipeline/select-scenario.js'
 import { runScenario } from '../scenarios/run-scenario.js'
+import { type PhaseRef, stickyName } from '../scenarios/timeline.js'
 import { STALE_RETRIES, StaleStateError } from '../state/stale-state.js'
 import type { AnswerValidator } from '../validation/create-answer-validator.js'
 import { upstreamHeaders, upstreamUrl } from './build-upstream-request.js'
@@ -78,6 +79,7 @@ export const answerInFront = async (
   const operation = match.kind === 'found' ? match.value : undefined
   let rateLimit: Record<string, string> | null = null
   let scenario = ''
+  let phase: PhaseRef | undefined
   let source: AnswerSource = 'sandbox'
   let violations = NO_VIOLATIONS
   let forwarded: { sent: Parameters<typeof callUpstream>[1]; answer: Answered } | undefined
@@ -159,8 +161,25 @@ export const answerInFront = async (
   try {
     let sticky = session.sticky()
     if (sticky instanceof Promise) sticky = await sticky
-    scenario = scenarioName(url, request.headers, sticky)
-    const chosen = selectScenario(ctx.scenarios, scenario)
+    // Precedence (contract §19): the flag, the header, the key's scenario, the sticky one.
+    const named = requestedScenario(url, request.headers) ?? caller.key?.scenario
+    scenario = named ?? stickyName(sticky)
+    let chosen =
+      named === undefined && typeof sticky !== 'string'
+        ? undefined
+        : selectScenario(ctx.scenarios, scenario)
+    if (chosen === undefined || chosen.timeline !== undefined) {
+      const choice = await choosePhase({
+        scenarios: ctx.scenarios,
+        session,
+        named: chosen,
+        sticky,
+        now,
+      })
+      chosen = choice.scenario
+      phase = choice.phase
+      scenario = chosen.name
+    }
     if (config.localLimits) {
       const admitted = await admit(session, caller, now)
       rateLimit = admitted.headers
@@ -230,7 +249,8 @@ export const answerInFront = async (
     rateLimitHeaders: exact ? null : rateLimit,
     token: auth.kind === 'bearer' ? auth.token : undefined,
     keyValid: caller.key !== undefined,
-    scenario: scenario === '' ? await session.sticky() : scenario,
+    scenario: scenario === '' ? stickyName(await session.sticky()) : scenario,
+    phase,
     plan: caller.key?.plan,
     startedAt: input.startedAt,
     source,

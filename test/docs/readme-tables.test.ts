@@ -38,8 +38,12 @@ describe('the README and the API guide', () => {
   })
 
   it('lists the demo keys with their plans and quotas', () => {
+    // The demo keys, then the scenario keys (contract §19), on the free plan.
     const rows = tableAfter('## Keys')
-    expect(rows.map((row) => [unquote(row[0]), row[1]])).toEqual(Object.entries(DEMO_KEYS))
+    expect(rows.map((row) => [unquote(row[0]), row[1]])).toEqual([
+      ...Object.entries(DEMO_KEYS),
+      ['sandbox-scenario-NAME', 'free'],
+    ])
     for (const row of rows) {
       const limits = PLAN_LIMITS[row[1] as PlanName]
       expect([count(row[2]), count(row[3])]).toEqual([limits.perMinute, limits.perDay])

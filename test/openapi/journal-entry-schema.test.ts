@@ -23,6 +23,7 @@ const FIELDS = {
   code: 'required',
   fault: 'optional',
   scenario: 'required',
+  phase: 'optional',
   plan: 'optional',
   source: 'required',
   violations: 'required',

@@ -29,7 +29,7 @@ describe('defineScenario', () => {
   it('gives every built-in scenario a distinct valid name and a description', () => {
     const names = BUILT_IN_SCENARIOS.map((s) => s.name)
     expect(new Set(names).size).toBe(names.length)
-    expect(names).toHaveLength(21)
+    expect(names).toHaveLength(22)
     for (const scenario of BUILT_IN_SCENARIOS) {
       // defineScenario's own checks, run again on the values the registry holds.
       expect(defineScenario({ ...scenario })).toEqual(scenario)

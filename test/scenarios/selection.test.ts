@@ -111,6 +111,7 @@ describe('choosing a scenario', () => {
       'proxy-error',
       'empty-response',
       'commit-then-drop',
+      'outage',
     ])
     for (const scenario of sandbox.scenario.list()) expect(scenario.description).not.toBe('')
   })

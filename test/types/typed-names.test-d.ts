@@ -9,6 +9,7 @@ import {
   defineScenario,
   type Sandbox,
   type ScenarioName,
+  type TimelineSetting,
 } from '../../src/index.js'
 import { setupSandbox } from '../../src/runtimes/node.js'
 import { installSandbox } from '../../src/runtimes/playwright.js'
@@ -51,6 +52,7 @@ describe('scenario names', () => {
       | 'proxy-error'
       | 'empty-response'
       | 'commit-then-drop'
+      | 'outage'
     >()
   })
 
@@ -62,7 +64,7 @@ describe('scenario names', () => {
     sandbox.scenario.set('maintenanc')
     expectTypeOf(sandbox).toEqualTypeOf<Sandbox<'maintenance'>>()
     expectTypeOf<Parameters<typeof sandbox.scenario.set>[0]>().toEqualTypeOf<
-      ScenarioName<'maintenance'>
+      ScenarioName<'maintenance'> | TimelineSetting
     >()
 
     setupSandbox({ scenarios: [maintenance] }).scenario.set('maintenance')
@@ -74,7 +76,7 @@ describe('scenario names', () => {
     const installed = (page: Page) => installSandbox(page, { scenarios: [maintenance] })
     expectTypeOf<Awaited<ReturnType<typeof installed>>['scenario']['set']>()
       .parameter(0)
-      .toEqualTypeOf<ScenarioName<'maintenance'>>()
+      .toEqualTypeOf<ScenarioName<'maintenance'> | TimelineSetting>()
   })
 
   it('check the start scenario against them, without widening', () => {

@@ -18,4 +18,5 @@ export const BUILT_IN_SCENARIOS = [
   'network-error',
   'sunset',
   'flaky',
+  'outage',
 ] as const

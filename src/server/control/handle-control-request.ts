@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import * as z from 'zod/mini'
-import { KeyExistsError, KeyOptionError } from '../../auth/key-registry.js'
+import { KeyExistsError, KeyOptionError, SCENARIO_KEY_PREFIX } from '../../auth/key-registry.js'
 import { isValidKeyText } from '../../auth/parse-authorization.js'
 import { MAX_CLOCK_MS } from '../../clock/clock.js'
 import { isPlanName, LIMITS, PLAN_NAMES } from '../../contract/index.js'
@@ -15,6 +15,12 @@ import type { SandboxResponse } from '../../http/types.js'
 import { toHAR } from '../../journal/to-har.js'
 import { requestedSession } from '../../pipeline/select-session.js'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
+import {
+  resolveSticky,
+  type TimelineSetting,
+  timelineStatus,
+} from '../../sandbox/resolve-sticky.js'
+import { INLINE_TIMELINE, stickyName } from '../../scenarios/timeline.js'
 import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sandbox-state.js'
 import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
@@ -71,9 +77,26 @@ const clockBody = async (session: SessionState) => {
   return { now: new Date(now).toISOString(), frozen }
 }
 const scenarioBody = async (ctx: ControlContext, session: SessionState) => {
-  const name = await session.sticky()
-  const all = ctx.sandbox.scenarios.list().map(({ name, description }) => ({ name, description }))
-  return { name, description: all.find((s) => s.name === name)?.description ?? '', scenarios: all }
+  const sticky = await session.sticky()
+  const name = stickyName(sticky)
+  // Each scenario with the key that selects it (contract §19): the keys listing leaves them out.
+  const all = ctx.sandbox.scenarios.list().map(({ name, description, timeline }) => ({
+    name,
+    description,
+    key: `${SCENARIO_KEY_PREFIX}${name}`,
+    ...(timeline === undefined ? {} : { timeline: timeline.phases }),
+  }))
+  const status =
+    typeof sticky === 'string' ? undefined : timelineStatus(sticky, (await session.clock()).now)
+  return {
+    name,
+    description:
+      status !== undefined && name === INLINE_TIMELINE
+        ? 'A timeline set through the control API or the options.'
+        : (all.find((s) => s.name === name)?.description ?? ''),
+    ...(status === undefined ? {} : { timeline: status }),
+    scenarios: all,
+  }
 }
 
 /** A time the clock refuses (not a date, out of range): 400, and the clock is untouched. */
@@ -130,7 +153,32 @@ const BODIES = madeWhenRead({
         }),
     ),
   scenario: () =>
-    controlBody('The scenario', z.strictObject({ name: z.string().check(z.minLength(1)) })),
+    controlBody(
+      'The scenario',
+      z
+        .strictObject({
+          name: z.optional(z.string().check(z.minLength(1))),
+          // Each phase is checked by resolveSticky, which words every field (timeline[2].forMs).
+          timeline: z.optional(z.array(z.unknown(), { error: 'must be a list of phases' })),
+          repeat: z.optional(z.boolean({ error: 'must be true or false' })),
+        })
+        .check((ctx) => {
+          const { name, timeline, repeat } = ctx.value
+          if ((name === undefined) === (timeline === undefined))
+            ctx.issues.push({
+              code: 'custom',
+              input: ctx.value,
+              message: `send exactly one of name and timeline, got ${name === undefined ? 'none' : 'both'}`,
+            })
+          else if (repeat !== undefined && timeline === undefined)
+            ctx.issues.push({
+              code: 'custom',
+              input: repeat,
+              path: ['repeat'],
+              message: 'goes with a timeline only',
+            })
+        }),
+    ),
   key: () => {
     const limit = z.optional(z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER)))
     return controlBody(
@@ -148,6 +196,7 @@ const BODIES = madeWhenRead({
           perMinute: limit,
           perDay: limit,
           session: z.optional(z.string()),
+          scenario: z.optional(z.string().check(z.minLength(1))),
         })
         .check(
           z.superRefine((body, ctx) => {
@@ -199,10 +248,12 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
     jsonResponse(200, await scenarioBody(ctx, session)),
   )
   .add('PUT', '/scenario', async (ctx, { session, body }) => {
-    const { name } = await body(BODIES.scenario)
-    // 400 unknown_scenario, naming the valid ones, as the registry words it.
-    ctx.sandbox.scenarios.require(name)
-    await session.setSticky(name)
+    const { name, timeline, repeat } = await body(BODIES.scenario)
+    // 400 unknown_scenario, naming the valid ones, as the registry words it; a timeline's
+    // phases each named by field. A timeline runs from now, by the session's clock.
+    const { now } = await session.clock()
+    const setting = name ?? { timeline: timeline as TimelineSetting['timeline'], repeat }
+    await session.setSticky(resolveSticky(ctx.sandbox.scenarios, setting, now))
     return jsonResponse(200, await scenarioBody(ctx, session))
   })
   .add('GET', '/mode', async (ctx, { session }) => answerMode(ctx.sandbox, session.id))
@@ -227,6 +278,16 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
         'unknown_plan',
         `Unknown plan "${plan}". Use one of ${PLAN_NAMES.join(', ')}.`,
       )
+    // The code a name gets everywhere (the flag, PUT /scenario), the field named in details.
+    if (rest.scenario !== undefined && ctx.sandbox.scenarios.get(rest.scenario) === undefined)
+      throw new ApiError(
+        'unknown_scenario',
+        `Unknown scenario "${rest.scenario}". Valid scenarios: ${ctx.sandbox.scenarios
+          .list()
+          .map((s) => s.name)
+          .join(', ')}.`,
+        { details: [{ field: 'scenario', message: 'is not a registered scenario' }] },
+      )
     if (target !== undefined && !SESSION_ID.test(target))
       throw invalidParameter(
         'session',
@@ -241,6 +302,7 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
         plan: info.plan,
         limits: info.limits,
         session: info.session,
+        ...(info.scenario === undefined ? {} : { scenario: info.scenario }),
       })
     } catch (error) {
       if (error instanceof KeyExistsError)

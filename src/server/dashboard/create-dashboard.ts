@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import type { ServerResponse } from 'node:http'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
+import { phaseAt, stickyName } from '../../scenarios/timeline.js'
 import type { ControlAccess } from '../control/create-control-access.js'
 import { createEventStream } from './create-event-stream.js'
 import { createRateSeries } from './create-rate-series.js'
@@ -100,16 +101,28 @@ export const createDashboard = (input: {
   const snapshot = async (session: string = sandbox.id): Promise<DashboardSnapshot> => {
     const state = await sandbox.state.session(session)
     const { now, frozen } = await state.clock()
-    const [scenario, keys, buckets] = await Promise.all([
+    const [sticky, keys, buckets] = await Promise.all([
       state.sticky(),
       state.listKeys(),
       state.quotas(now),
     ])
+    const at = typeof sticky === 'string' ? undefined : phaseAt(sticky, now)
     return {
       basePath: sandbox.basePath,
       now,
       frozen,
-      scenario,
+      scenario: stickyName(sticky),
+      ...(at === undefined || typeof sticky === 'string'
+        ? {}
+        : {
+            timeline: {
+              name: sticky.name,
+              phases: sticky.phases.length,
+              index: at.index,
+              scenario: at.scenario,
+              leftMs: at.leftMs,
+            },
+          }),
       ...snapshotQuotas({ buckets, keys, now, refOf, maxAnonymous: 20 }),
       series: series.read(),
     }

@@ -22,6 +22,8 @@ export interface FeedEntry {
   /** False when the answer did not reach the client whole (a fault broke it, or the client gave up). */
   delivered?: boolean | undefined
   scenario: string
+  /** The timeline phase that chose `scenario` (contract §19), when a timeline was in play. */
+  phase?: { timeline: string; index: number; scenario: string } | undefined
   plan?: string | undefined
   durationMs?: number | undefined
   delayMs?: number | undefined
@@ -84,6 +86,10 @@ export interface DashboardSnapshot {
   now: number
   frozen: boolean
   scenario: string
+  /** The sticky timeline's phase and the time left in it (ms by the sandbox clock; null: it holds for good). */
+  timeline?:
+    | { name: string; phases: number; index: number; scenario: string; leftMs: number | null }
+    | undefined
   quotas: QuotaGauge[]
   /** Anonymous buckets left out of `quotas` (only the busiest are shown). */
   anonymousHidden: number

@@ -13,6 +13,8 @@ import {
   resolveRateLimitOptions,
 } from '../../rate-limit/rate-limit-options.js'
 import { ANONYMOUS_BUCKET_CAP } from '../../rate-limit/rate-limiter.js'
+import type { StickyTimeline, Timeline } from '../../scenarios/timeline.js'
+import { stickyName } from '../../scenarios/timeline.js'
 import type { Emitter } from '../emitter.js'
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TTL_MS } from '../memory-state.js'
 import type { SandboxEvents } from '../sandbox-events.js'
@@ -46,6 +48,8 @@ export interface RedisStateOptions {
   /** Time source of the clocks and of idle times (default `Date.now`). */
   now?: (() => number) | undefined
   startScenario: string
+  /** The start scenario's timeline, when it is one: it runs from each session's start (or reset). */
+  startTimeline?: Timeline | undefined
   sessionTtlMs?: number | undefined
   maxSessions?: number | undefined
   onError?: ((error: unknown) => void) | undefined
@@ -67,6 +71,7 @@ export interface RedisState extends SandboxState {
 /** What an instance last saw of a session: for synchronous displays (the dashboard), never for decisions. */
 export interface LastKnown {
   sticky: string
+  timeline: StickyTimeline | undefined
   frozen: number | undefined
   keys: ApiKeyInfo[]
   /** The session's own pets as last read, when this instance has read them. */
@@ -114,6 +119,7 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
     petCount,
     journalSize: options.journalSize ?? DEFAULT_JOURNAL_SIZE,
     startScenario: options.startScenario,
+    startTimeline: options.startTimeline,
     sessionTtlMs: options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS,
     maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
     banAfter,
@@ -167,7 +173,8 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
       const entry = sessions.cached(id)
       if (entry === undefined) return undefined
       return {
-        sticky: entry.sticky,
+        sticky: stickyName(entry.sticky),
+        timeline: typeof entry.sticky === 'string' ? undefined : entry.sticky,
         frozen: entry.frozen,
         keys: sessions.keysOf(entry),
         pets: entry.stores.get('default'),

@@ -21,7 +21,8 @@ export const sessionKey = (prefix: string, sid: string): string => `${prefix}{${
  *   seeded pets' fingerprint);
  * - `keys` (hash), `revoked` (set): run-time keys and revoked base keys;
  * - `rl` (hash) and `anon` (sorted set): quota buckets, anonymous ones in use order;
- * - `journal` (sorted set by number); `stores` (set), `st:<store>` (list), `seq:<store>`.
+ * - `journal` (sorted set by number); `stores` (set), `st:<store>` (list), `seq:<store>`;
+ * - `tl` (hash): timeline name → when its first request met it (timelines named per request).
  * Numbers are written with '%.0f' (Lua 5.1's tostring would write 1.9e+12).
  */
 export const PRELUDE = `
@@ -44,7 +45,8 @@ local function clear()
   for _, name in ipairs(redis.call('SMEMBERS', T .. 'stores')) do
     redis.call('DEL', T .. 'st:' .. name, T .. 'seq:' .. name)
   end
-  redis.call('DEL', T .. 'keys', T .. 'revoked', T .. 'rl', T .. 'anon', T .. 'journal', T .. 'stores')
+  redis.call('DEL', T .. 'keys', T .. 'revoked', T .. 'rl', T .. 'anon', T .. 'journal', T .. 'stores',
+    T .. 'tl')
   return keys
 end
 `

@@ -1,8 +1,10 @@
+import { stickyName } from '../../scenarios/timeline.js'
 import { DEFAULT_SESSION, type SessionSummary } from '../sandbox-state.js'
 import { PRELUDE, sessionKey } from './lua-prelude.js'
 import type { RedisRegistry } from './redis-registry.js'
 import { defineScript } from './redis-script.js'
 import type { RedisStateContext } from './redis-state-context.js'
+import { decodeSticky } from './redis-timeline-start.js'
 
 /** A session as listings show it: {sticky, journalCount, createdPets, lastUsed}, false when gone. ARGV: prefix, sid. */
 const SUMMARY_SCRIPT = defineScript(
@@ -49,7 +51,7 @@ export const listRedisSessions = async (
     summaries.push({
       id,
       pets: ctx.petCount + created,
-      scenario,
+      scenario: stickyName(decodeSticky(scenario)),
       requests: Math.min(requests, ctx.journalSize),
       lastUsed: new Date(Number(used)).toISOString(),
       used: Number(used),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { ApiKeyInfo } from '../../auth/key-registry.js'
+import { type Sticky, startSticky } from '../../scenarios/timeline.js'
 import { DEFAULT_SESSION, type SessionSummary } from '../sandbox-state.js'
 import { StaleStateError } from '../stale-state.js'
 import type { CachedPets } from './cached-pets.js'
@@ -8,12 +9,15 @@ import { createRedisRegistry, foreignStore, type RedisRegistry } from './redis-r
 import { defineScript } from './redis-script.js'
 import { listRedisSessions } from './redis-session-list.js'
 import type { RedisStateContext } from './redis-state-context.js'
+import { decodeSticky, encodeSticky } from './redis-timeline-start.js'
 
 /** What an instance holds of one session: read from Redis, checked by every request's one round trip. */
 export interface CachedSession {
   /** `epoch/v`: what `take` compares. */
   version: string
-  sticky: string
+  sticky: Sticky
+  /** The sticky as stored (what a reply is compared with). */
+  stickyText: string
   frozen: number | undefined
   epoch: string
   pv: string
@@ -22,6 +26,8 @@ export interface CachedSession {
   stores: Map<string, CachedPets>
   /** Store refreshes in flight, one per store. */
   refreshing: Map<string, Promise<void>>
+  /** Timelines started by their first request, as far as this instance has asked (until the next epoch). */
+  starts: Map<string, number>
 }
 
 /** A session as the `load` step of the scripts returns it. */
@@ -232,7 +238,9 @@ export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
     const fresh = old === undefined || old.epoch !== epoch
     cache.set(sid, {
       version,
-      sticky,
+      // The same text as last time: the same value (a timeline is parsed once per change).
+      sticky: old !== undefined && old.stickyText === sticky ? old.sticky : decodeSticky(sticky),
+      stickyText: sticky,
       frozen: frozen === '' ? undefined : Number(frozen),
       epoch,
       pv,
@@ -240,6 +248,7 @@ export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
       revoked: new Set(revoked),
       stores: fresh ? new Map() : old.stores,
       refreshing: fresh ? new Map() : old.refreshing,
+      starts: fresh ? new Map() : old.starts,
     })
     return true
   }
@@ -277,7 +286,7 @@ export const createRedisSessions = (ctx: RedisStateContext): RedisSessions => {
     const [created, load] = (await connection.write(INIT_SCRIPT, keyOf(sid), [
       sid,
       randomUUID(),
-      ctx.startScenario,
+      encodeSticky(startSticky(ctx.startScenario, ctx.startTimeline, ctx.realNow())),
       ctx.fingerprint,
       ctx.realNow(),
     ])) as [number, LoadReply]

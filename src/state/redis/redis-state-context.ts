@@ -1,4 +1,5 @@
 import type { ApiKeyInfo } from '../../auth/key-registry.js'
+import type { Timeline } from '../../scenarios/timeline.js'
 import type { Emitter } from '../emitter.js'
 import type { SandboxEvents } from '../sandbox-events.js'
 import type { RedisConnection } from './redis-connection.js'
@@ -19,6 +20,7 @@ export interface RedisStateContext {
   readonly petCount: number
   readonly journalSize: number
   readonly startScenario: string
+  readonly startTimeline: Timeline | undefined
   readonly sessionTtlMs: number
   readonly maxSessions: number
   readonly banAfter: number

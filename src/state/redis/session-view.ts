@@ -9,6 +9,7 @@ import { createClock } from '../../clock/clock.js'
 import type { JournalEntry } from '../../journal/journal.js'
 import type { TakeRequest } from '../../rate-limit/rate-limiter.js'
 import { seededDraw } from '../../scenarios/seeded-draw.js'
+import { startSticky, stickyName } from '../../scenarios/timeline.js'
 import type { SessionState } from '../sandbox-state.js'
 import { StaleStateError } from '../stale-state.js'
 import type { RedisJournal } from './redis-journal.js'
@@ -16,6 +17,7 @@ import { countRequest, readQuotas } from './redis-limits.js'
 import type { RedisPets } from './redis-pets.js'
 import type { CachedSession, RedisSessions } from './redis-sessions.js'
 import type { RedisStateContext } from './redis-state-context.js'
+import { encodeSticky, readTimelineStart } from './redis-timeline-start.js'
 
 /** The parts a session view is made of. */
 export interface SessionViewParts {
@@ -90,9 +92,24 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
       return journal.record(sid, number, capture)
     },
     markAborted: (record) => journal.markAborted(sid, record),
-    async setSticky(name) {
-      await sessions.control(sid, 'sticky', name)
-      ctx.emit('scenario', { session: sid, name })
+    timelineStart(name, now) {
+      const entry = cached()
+      const known = entry.starts.get(name)
+      if (known !== undefined) return known
+      return readTimelineStart(ctx, sid, name, now).then((start) => {
+        // Kept only while the session is in the same epoch (a reset clears it in Redis too).
+        if (sessions.cached(sid) === entry || sessions.cached(sid)?.epoch === entry.epoch)
+          sessions.cached(sid)?.starts.set(name, start)
+        return start
+      })
+    },
+    async setSticky(value) {
+      await sessions.control(sid, 'sticky', encodeSticky(value))
+      ctx.emit('scenario', {
+        session: sid,
+        name: stickyName(value),
+        ...(typeof value === 'string' ? {} : { timeline: value }),
+      })
     },
     async clock() {
       const entry = await sessions.refresh(sid)
@@ -152,7 +169,8 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
     petCount: () => pets.count(sid),
     async reset() {
       // A new epoch: every instance's copy of the session's pets goes.
-      await sessions.control(sid, 'reset', ctx.startScenario, randomUUID())
+      const start = startSticky(ctx.startScenario, ctx.startTimeline, realNow())
+      await sessions.control(sid, 'reset', encodeSticky(start), randomUUID())
       await ctx.events.emit('reset', { session: sid }).catch(ctx.onError)
     },
   }

@@ -117,7 +117,11 @@ export const App = () => {
         </div>
         <div class="controls">
           <ModePanel version={version} />
-          <ScenarioPanel current={snapshot?.scenario} version={version} />
+          <ScenarioPanel
+            current={snapshot?.scenario}
+            timeline={snapshot?.timeline}
+            version={version}
+          />
           <ClockPanel now={now} frozen={snapshot?.frozen ?? false} onChanged={changed} />
           <KeysPanel quotas={snapshot?.quotas ?? []} onChanged={changed} />
           <PetsPanel version={version} />

@@ -106,7 +106,9 @@ export const RequestLog = (props: { entries: FeedEntry[]; onClear(): void }) => 
                   {e.status !== null && e.delivered === false ? ' (lost)' : ''}
                 </span>
                 <span class="meta">
-                  {e.scenario} · {e.plan ?? 'no valid key'} · {e.session}
+                  {e.scenario}
+                  {e.phase === undefined ? '' : ` (${e.phase.timeline} phase ${e.phase.index + 1})`}{' '}
+                  · {e.plan ?? 'no valid key'} · {e.session}
                   {e.instance === undefined ? '' : ` · ${e.instance}`}
                   {e.source !== undefined && e.source !== 'sandbox' && (
                     <span class={`source src-${e.source}`}> · {e.source}</span>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks'
+import type { DashboardSnapshot } from '../dashboard-types.js'
 import { call } from './api.js'
 import { ErrorLine, useAction } from './use-action.js'
 
@@ -8,7 +9,11 @@ interface ScenarioInfo {
 }
 
 /** The sticky scenario: every scenario with its description, one radio button each. */
-export const ScenarioPanel = (props: { current: string | undefined; version: number }) => {
+export const ScenarioPanel = (props: {
+  current: string | undefined
+  timeline?: DashboardSnapshot['timeline']
+  version: number
+}) => {
   const [scenarios, setScenarios] = useState<ScenarioInfo[]>([])
   const [chosen, setChosen] = useState<string>()
   const action = useAction()
@@ -56,6 +61,15 @@ export const ScenarioPanel = (props: { current: string | undefined; version: num
           </label>
         ))}
       </fieldset>
+      {props.timeline !== undefined && (
+        <p class="timeline-phase" role="status">
+          Timeline <strong>{props.timeline.name}</strong>: phase {props.timeline.index + 1} of{' '}
+          {props.timeline.phases}, <strong>{props.timeline.scenario}</strong>,{' '}
+          {props.timeline.leftMs === null
+            ? 'holding for good'
+            : `${Math.ceil(props.timeline.leftMs / 1000)} s left`}
+        </p>
+      )}
       <ErrorLine error={action.error} />
     </section>
   )
