@@ -10,6 +10,15 @@ export type { ContractOperationId } from './contract/operation-ids.js'
 export type { PetPage, PetRecords } from './db/pet-records.js'
 export type { PetStore, PetStoreSnapshot } from './db/pet-store.js'
 export type { OwnHandler } from './handlers/check-own-handlers.js'
+export {
+  type MarkedHandler,
+  type OwnHandlerAccess,
+  type OwnHandlerFunction,
+  type OwnHandlerOptions,
+  ownHandler,
+  passthroughHandler,
+  publicHandler,
+} from './handlers/own-handler-marks.js'
 export { ApiError } from './http/api-error.js'
 export { jsonResponse } from './http/json-response.js'
 export type { SandboxRequest, SandboxResponse, TransportFault } from './http/types.js'

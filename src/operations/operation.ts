@@ -74,6 +74,12 @@ export interface Operation {
    * may give it (401, 429, 500, 503) and those it met.
    */
   statuses?: readonly number[]
+  /**
+   * The id its answer is journaled under, when one operation answers for
+   * several (own handlers without a route, decision 0042): null for none.
+   * Without it, `id`.
+   */
+  idOf?(response: SandboxResponse): OperationId | null
 }
 
 /**

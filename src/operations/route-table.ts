@@ -1,5 +1,5 @@
 import { isContractOperationId } from '../contract/operation-ids.js'
-import { createRouter, type Router } from '../http/router.js'
+import { createRouter, type Router, type RouterResult } from '../http/router.js'
 import type { Operation } from './operation.js'
 import { API_ROUTER, OPERATIONS } from './routes.js'
 
@@ -16,6 +16,11 @@ export interface RouteTable {
   readonly operations: readonly Operation[]
   /** The ids of `operations`, in that order. */
   readonly ids: readonly string[]
+  /**
+   * What answers a path below the base path that no route matches, when
+   * something does (own handlers without a route); undefined: 404.
+   */
+  readonly fallback?: RouterResult<Operation> | undefined
 }
 
 /** The contract's own table: what every sandbox without added operations shares (no cost for them). */
@@ -66,7 +71,13 @@ const checkAdded = (operation: Operation, index: number, ids: Set<string>, what:
 export const createRouteTable = (
   added: readonly Operation[] = [],
   what = 'create the sandbox',
+  fallback?: Operation,
 ): RouteTable => {
+  if (fallback !== undefined)
+    return {
+      ...createRouteTable(added, what),
+      fallback: { kind: 'found', value: fallback, template: fallback.path, params: {} },
+    }
   if (added.length === 0) return CONTRACT_ROUTES
   const ids = new Set<string>()
   added.forEach((operation, index) => {

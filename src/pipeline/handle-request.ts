@@ -119,8 +119,12 @@ function* stages(
   const located = locate(ctx, request)
   if (located === undefined) return null
   const { url, path } = located
-  const match = matchOperation(request.method, path, ctx.routes.router)
-  if (options.passUnknownRoutes === true && match.kind === 'not-found') return null
+  let match = matchOperation(request.method, path, ctx.routes.router)
+  if (match.kind === 'not-found') {
+    if (options.passUnknownRoutes === true) return null
+    // Your handlers without a route (decision 0042): tried inside the pipeline, then 404.
+    if (ctx.routes.fallback !== undefined) match = ctx.routes.fallback
+  }
 
   const startedAt = performance.now()
   const operation = match.kind === 'found' ? match.value : undefined
@@ -132,6 +136,8 @@ function* stages(
   let rateLimitHeaders: Record<string, string> | null = null
   let scenario = ''
   let response: SandboxResponse
+  // The journal's operation id: the operation's, or the one its answer names (idOf).
+  let operationId = operation?.id ?? null
   try {
     const auth = parseAuthorization(request.headers.authorization)
     const requested = requestedSession(url, request.headers)
@@ -214,6 +220,7 @@ function* stages(
         })
         if (ran instanceof Promise) ran = (yield ran) as SandboxResponse
         response = ran
+        if (operation.idOf !== undefined) operationId = operation.idOf(ran)
       }
     }
   } catch (error) {
@@ -249,7 +256,7 @@ function* stages(
     response,
     session,
     now,
-    operation: operation?.id ?? null,
+    operation: operationId,
     operationHeaders,
     rateLimitHeaders,
     token: auth.kind === 'bearer' ? auth.token : undefined,

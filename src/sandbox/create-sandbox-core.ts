@@ -138,6 +138,8 @@ const hidePassword = (url: string | undefined): string | undefined =>
  */
 export interface SandboxAdditions {
   operations?: readonly Operation[] | undefined
+  /** What answers a path below the base path that no operation matches (own handlers without a route). */
+  fallback?: Operation | undefined
 }
 
 /**
@@ -151,10 +153,12 @@ export interface SandboxAdditions {
  */
 export const createSandboxCore = <const S extends string = never>(
   options: SandboxOptions<S> = {},
-  additions: SandboxAdditions = {},
+  additions: SandboxAdditions | ((basePath: string) => SandboxAdditions) = {},
 ): SandboxCore<S> => {
   const { origin, settings } = resolveOptions(options)
-  const routes = createRouteTable(additions.operations)
+  // A function when the additions depend on the base path (own handlers' routes are written with it).
+  const added = typeof additions === 'function' ? additions(settings.basePath) : additions
+  const routes = createRouteTable(added.operations, 'create the sandbox', added.fallback)
   const scenarios = createScenarioRegistry(
     options.scenarios,
     builtInScenarios({ flaky: options.flaky }),
