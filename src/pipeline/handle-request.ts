@@ -137,7 +137,7 @@ function* stages(
   let scenario = ''
   let response: SandboxResponse
   // The journal's operation id: the operation's, or the one its answer names (idOf).
-  let operationId = operation?.id ?? null
+  let operationId = operation === undefined || operation.idOf !== undefined ? null : operation.id
   try {
     const auth = parseAuthorization(request.headers.authorization)
     const requested = requestedSession(url, request.headers)
