@@ -6,9 +6,19 @@
 export type { ApiKeyInfo, CreateKeyOptions, KeyOption } from './auth/key-registry.js'
 export type { SandboxClock } from './clock/clock.js'
 export * from './contract/index.js'
+export type { ContractOperationId } from './contract/operation-ids.js'
 export type { PetPage, PetRecords } from './db/pet-records.js'
 export type { PetStore, PetStoreSnapshot } from './db/pet-store.js'
 export type { OwnHandler } from './handlers/check-own-handlers.js'
+export {
+  type MarkedHandler,
+  type OwnHandlerAccess,
+  type OwnHandlerFunction,
+  type OwnHandlerOptions,
+  ownHandler,
+  passthroughHandler,
+  publicHandler,
+} from './handlers/own-handler-marks.js'
 export { ApiError } from './http/api-error.js'
 export { jsonResponse } from './http/json-response.js'
 export type { SandboxRequest, SandboxResponse, TransportFault } from './http/types.js'
@@ -28,7 +38,12 @@ export type {
   OperationCoverage,
 } from './judge/measure-coverage.js'
 export type { ExpectOptions, MatchValue, RequestMatch } from './judge/request-match.js'
-export type { OperationId } from './operations/operation.js'
+export type {
+  Operation,
+  OperationContext,
+  OperationId,
+  OperationMethod,
+} from './operations/operation.js'
 export type { RateLimitOptions } from './rate-limit/rate-limit-options.js'
 export {
   type Answer,
@@ -36,6 +51,7 @@ export {
   type HandleInput,
   type HandleOptions,
   type ResetOptions,
+  type SandboxAdditions,
   type SandboxCore,
   type ScenarioInfo,
   type SessionControls,

@@ -17,7 +17,8 @@ export default defineConfig({
   keys: { 'team-key': 'pro' },
   scenarios: [maintenance], // ?__scenario=maintenance, --scenario, the dashboard…
   handlers: [
-    // One more endpoint beside the contract's, and a plain function for any path.
+    // One more endpoint beside the contract's (key, quota, scenario, journal: docs/your-endpoints.md),
+    // and a plain function for a path outside /v1.
     http.get('*/v1/categories', () => HttpResponse.json([{ id: 1, name: 'Cats' }])),
     (request) =>
       new URL(request.url).pathname === '/health' ? Response.json({ ok: true }) : undefined,

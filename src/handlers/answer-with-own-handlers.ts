@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'msw'
-import type { OwnHandler } from './check-own-handlers.js'
+import { isMarkedHandler, type OwnHandler, type OwnHandlerFunction } from './own-handler-marks.js'
 
 /**
  * Offers a request to your own handlers in order, the first answer winning:
@@ -16,7 +16,7 @@ export const answerWithOwnHandlers = async (
 ): Promise<Response | undefined> => {
   let index = 0
   while (index < handlers.length) {
-    const handler = handlers[index] as OwnHandler
+    const handler = unwrap(handlers[index] as OwnHandler)
     if (typeof handler === 'function') {
       const response = await handler(request.clone())
       if (response !== undefined) return checkResponse(response, index)
@@ -25,10 +25,11 @@ export const answerWithOwnHandlers = async (
     }
     // A run of MSW handlers: one getResponse, so msw keeps its own order rules (once, …).
     let end = index
-    while (end < handlers.length && typeof handlers[end] !== 'function') end += 1
+    while (end < handlers.length && typeof unwrap(handlers[end] as OwnHandler) !== 'function')
+      end += 1
     const { getResponse } = await import('msw')
     const response = await getResponse(
-      handlers.slice(index, end) as RequestHandler[],
+      handlers.slice(index, end).map(unwrap) as RequestHandler[],
       request.clone(),
     )
     if (response !== undefined) return response
@@ -36,6 +37,9 @@ export const answerWithOwnHandlers = async (
   }
   return undefined
 }
+
+const unwrap = (handler: OwnHandler): RequestHandler | OwnHandlerFunction =>
+  isMarkedHandler(handler) ? handler.handler : handler
 
 const checkResponse = (response: unknown, index: number): Response => {
   if (response instanceof Response) return response

@@ -1,14 +1,7 @@
 import type { RequestHandler } from 'msw'
+import { isMarkedHandler, type OwnHandler } from './own-handler-marks.js'
 
-/**
- * A handler of your own, for paths the contract does not define: an MSW
- * handler (`http.get('*\/v1/categories', …)`), or a plain function that
- * answers a Fetch `Request` with a `Response`, or `undefined` to pass it on.
- * A `Response.error()` fails the connection.
- */
-export type OwnHandler =
-  | RequestHandler
-  | ((request: Request) => Response | undefined | Promise<Response | undefined>)
+export type { OwnHandler } from './own-handler-marks.js'
 
 const isMswHandler = (handler: unknown): handler is RequestHandler =>
   typeof handler === 'object' &&
@@ -16,13 +9,16 @@ const isMswHandler = (handler: unknown): handler is RequestHandler =>
   typeof (handler as { run?: unknown }).run === 'function'
 
 /**
- * Whether a value can be one of your own handlers: an MSW handler or a function.
+ * Whether a value can be one of your own handlers: an MSW handler, a function,
+ * or one of those marked by `ownHandler`.
  *
  * @example
  * isOwnHandler(http.get('*\/health', resolver)) // true
  */
 export const isOwnHandler = (value: unknown): value is OwnHandler =>
-  typeof value === 'function' || isMswHandler(value)
+  typeof value === 'function' ||
+  isMswHandler(value) ||
+  (isMarkedHandler(value) && (typeof value.handler === 'function' || isMswHandler(value.handler)))
 
 /**
  * Checks a `handlers` option: an array of MSW handlers and plain functions.

@@ -5,16 +5,18 @@ import { LIMITS } from '../contract/limits.js'
 import type { Forwarder } from '../http/forwarder.js'
 import type { SandboxRequest } from '../http/types.js'
 import type { Answer, HandleOptions } from '../pipeline/handle-request.js'
-import type { OwnHandler } from './check-own-handlers.js'
 import { faultToResponse } from './fault-to-response.js'
+import type { RawOwnHandler } from './own-operations.js'
 
 export interface MswHandlersOptions {
   answer: (request: SandboxRequest, options?: HandleOptions) => Promise<Answer | null>
   basePath: string
   /** Restrict to one origin; undefined matches any origin. */
   origin: string | undefined
-  /** The user's own handlers, for paths the contract does not define (under the base path too). */
-  handlers?: readonly OwnHandler[] | undefined
+  /** Your handlers marked passthrough: offered a request below the base path before the sandbox checks anything. */
+  passthrough?: readonly RawOwnHandler[] | undefined
+  /** Your other handlers, as given: they answer what is outside the sandbox (below the base path, the core runs them). */
+  outside?: readonly RawOwnHandler[] | undefined
   /** Bodies are read up to this many bytes plus one (the `maxBodyBytes` setting; default 65,536). */
   maxBodyBytes?: number | undefined
 }
@@ -143,16 +145,18 @@ const toMswResponse = async (answer: Answer, request: Request): Promise<Response
 
 /**
  * The MSW adapter over the core: a catch-all handler below the base path.
- * Requests outside it fall through to the next handler. With the user's own
- * handlers, the order is: the sandbox for the contract's routes, then the
- * user's handlers (for every other path, under the base path too), then the
- * sandbox's answer for what nobody took (401, 429 or 404 route_not_found).
+ * Requests outside it fall through to the next handler. With your own
+ * handlers (decision 0042): below the base path, the sandbox answers the
+ * contract's routes, then your passthrough handlers are offered the rest,
+ * then the sandbox answers it (your other handlers inside its pipeline, else
+ * 401, 429 or 404 route_not_found); outside it, your handlers as they are.
  */
 export const createMswHandlers = (options: MswHandlersOptions): RequestHandler[] => {
   // A plain function becomes a handler for every URL: it passes on by returning undefined.
-  const own = (options.handlers ?? []).map((handler) =>
-    typeof handler === 'function' ? http.all(/.*/, ({ request }) => handler(request)) : handler,
-  )
+  const toMsw = (handler: RawOwnHandler): RequestHandler =>
+    typeof handler === 'function' ? http.all(/.*/, ({ request }) => handler(request)) : handler
+  const passthrough = (options.passthrough ?? []).map(toMsw)
+  const outside = (options.outside ?? []).map(toMsw)
   const catchAll = (handleOptions: HandleOptions): HttpHandler => {
     const withForward: HandleOptions = { ...handleOptions, forward }
     return http.all(matchBasePath(options.origin, options.basePath), async ({ request }) => {
@@ -166,8 +170,14 @@ export const createMswHandlers = (options: MswHandlersOptions): RequestHandler[]
       return answer === null ? undefined : toMswResponse(answer, request)
     })
   }
-  if (own.length === 0) return [catchAll({})]
-  return [catchAll({ passUnknownRoutes: true }), ...own, catchAll({})]
+  const sandbox = catchAll({})
+  if (passthrough.length === 0 && outside.length === 0) return [sandbox]
+  // Decision 0042: below the base path, passthrough handlers first (the sandbox passing
+  // what it has no route for), then the sandbox (your other handlers run inside it);
+  // outside it, your handlers as they are.
+  const first =
+    passthrough.length === 0 ? [] : [catchAll({ passUnknownRoutes: true }), ...passthrough]
+  return [...first, sandbox, ...outside]
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')

@@ -4,16 +4,18 @@ import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-c
 import { SANDBOX_OPTION_NAMES, type SandboxOptions } from '../sandbox/sandbox-options.js'
 import { checkOwnHandlers, type OwnHandler } from './check-own-handlers.js'
 import { createMswHandlers } from './create-msw-handlers.js'
+import { type OwnHandlerPlan, planOwnHandlers } from './own-operations.js'
 
 /** Options of `createSandbox`: the core's options and your own MSW handlers. */
 export interface CreateSandboxOptions<S extends string = never> extends SandboxOptions<S> {
   /**
    * Your own handlers (MSW handlers, or functions `(request) => Response | undefined`),
-   * for paths the contract does not define, under the base path too
-   * (`http.get('*\/v1/categories', …)`). They run after the sandbox has
-   * passed on a path it has no route for, and before its 404
-   * `route_not_found`. To override a contract route, put a handler before
-   * `sandbox.handlers` (or `server.use()` it) instead.
+   * for paths the contract does not define. Below the base path they run
+   * inside the sandbox's pipeline (key, quota, session, scenario, journal;
+   * decision 0042) unless marked with `publicHandler` or
+   * `passthroughHandler`; outside it they run as they are. To override a
+   * contract route, put a handler before `sandbox.handlers` (or
+   * `server.use()` it) instead. docs/your-endpoints.md.
    */
   handlers?: readonly OwnHandler[]
 }
@@ -44,15 +46,25 @@ export const createSandbox = <const S extends string = never>(
   checkOptionNames(options, CREATE_SANDBOX_OPTION_NAMES, 'create the sandbox')
   const { handlers: given, ...coreOptions } = Object(options) as CreateSandboxOptions<S>
   const own = checkOwnHandlers(given, 'create the sandbox')
+  // Your handlers below the base path run inside the pipeline (decision 0042): planned
+  // once the base path is known. Without any, the core gets no additions at all.
+  let plan: OwnHandlerPlan | undefined
   // Options that are not an object go to the core as they are: it refuses them with its own message.
   const core = createSandboxCore(
     typeof options === 'object' && options !== null ? coreOptions : options,
+    own.length === 0
+      ? {}
+      : (basePath) => {
+          plan = planOwnHandlers(own, basePath, 'create the sandbox')
+          return plan
+        },
   )
   const handlers = createMswHandlers({
     answer: core.answer,
     basePath: core.basePath,
     origin: core.origin,
-    handlers: own,
+    passthrough: plan?.passthrough,
+    outside: plan?.outside,
     maxBodyBytes: core.fidelity.maxBodyBytes,
   })
   // Object.assign keeps the core's getters (ready, db.pets) live.

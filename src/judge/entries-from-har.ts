@@ -1,6 +1,6 @@
 // Loaded on demand: only `petstore-sandbox report --from FILE.har` reads a HAR.
 import * as z from 'zod/mini'
-import { OPERATION_IDS, type OperationId } from '../contract/operation-ids.js'
+import type { OperationId } from '../contract/operation-ids.js'
 import { FAULT_NAMES, UNDELIVERED_FAULTS } from '../faults/shape-fault.js'
 import type { Fault } from '../http/types.js'
 import type { AnswerSource, JournalEntry, JournalMessage } from '../journal/journal.js'
@@ -16,7 +16,8 @@ const HarSandboxSchema = z.object({
   scenario: z.optional(z.string()),
   plan: z.optional(z.nullable(z.string())),
   fault: z.optional(z.nullable(z.enum(FAULT_NAMES))),
-  operation: z.optional(z.nullable(z.enum(OPERATION_IDS))),
+  // An added operation's id too (decision 0042), as the sandbox that wrote the HAR named it.
+  operation: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
   caller: z.optional(z.string()),
   keyRef: z.optional(z.nullable(z.string())),
   source: z.optional(z.enum(['sandbox', 'upstream', 'replay'])),

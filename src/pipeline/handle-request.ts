@@ -7,7 +7,6 @@ import { renameErrorCode } from '../http/rename-error-code.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { JournalEntry, JournalRecord } from '../journal/journal.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
-import { API_ROUTER } from '../operations/routes.js'
 import type { PhaseRef, Sticky } from '../scenarios/timeline.js'
 import { stickyName } from '../scenarios/timeline.js'
 import { DEFAULT_SESSION, type SessionState } from '../state/sandbox-state.js'
@@ -74,10 +73,13 @@ class LazyAnswer implements Answer {
   }
 }
 
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>
+const PUBLIC_ADMISSION: Admission = Object.freeze({ headers: NO_HEADERS, refusal: undefined })
+
 // The bare base path is where people start exploring: its 404 names the routes (issue 15).
 const bareBasePathHint = (ctx: PipelineContext, options: HandleOptions): string => {
   const base = ctx.settings.basePath
-  const routes = API_ROUTER.routes().map((r) => `${base}${r.template}`)
+  const routes = ctx.routes.router.routes().map((r) => `${base}${r.template}`)
   const more = options.basePathHint === undefined ? '' : ` ${options.basePathHint}`
   return ` The API's routes: ${routes.join(', ')}.${more}`
 }
@@ -124,12 +126,17 @@ function* stages(
   const located = locate(ctx, request)
   if (located === undefined) return null
   const { url, path } = located
-  const match = matchOperation(request.method, path)
-  if (options.passUnknownRoutes === true && match.kind === 'not-found') return null
+  let match = matchOperation(request.method, path, ctx.routes.router)
+  if (match.kind === 'not-found') {
+    if (options.passUnknownRoutes === true) return null
+    // Your handlers without a route (decision 0042): tried inside the pipeline, then 404.
+    if (ctx.routes.fallback !== undefined) match = ctx.routes.fallback
+  }
 
   const startedAt = performance.now()
   const operation = match.kind === 'found' ? match.value : undefined
   const operationHeaders = operation?.headers?.({ url, settings: ctx.settings }) ?? null
+  const keyed = operation?.access !== 'public'
   let session: SessionState | undefined
   let now = 0
   let caller: Caller | undefined
@@ -138,6 +145,8 @@ function* stages(
   let target: string | undefined
   let phase: PhaseRef | undefined
   let response: SandboxResponse
+  // The journal's operation id: the operation's, or the one its answer names (idOf).
+  let operationId = operation === undefined || operation.idOf !== undefined ? null : operation.id
   try {
     const auth = parseAuthorization(request.headers.authorization)
     const requested = requestedSession(url, request.headers)
@@ -187,16 +196,22 @@ function* stages(
         body: null,
       }
     } else {
-      let admitted = admit(session, caller, now)
-      if (admitted instanceof Promise) admitted = (yield admitted) as Admission
-      rateLimitHeaders = admitted.headers
+      // A public added operation (decision 0042): no key, no quota, no rate-limit headers.
+      let admitted: Admission = PUBLIC_ADMISSION
+      if (keyed) {
+        let taken = admit(session, caller, now)
+        if (taken instanceof Promise) taken = (yield taken) as Admission
+        admitted = taken
+        rateLimitHeaders = admitted.headers
+      }
       // A refusal (429 rate_limit_exceeded or api_key_banned) is answered without a throw: a client hammering
       // past its quota meets this branch on every request (decision 0021).
       if (admitted.refusal !== undefined) response = admitted.refusal.response
       else {
-        const key = requireKey(caller)
+        // A public own handler (decision 0042) answers without a key; a keyed one requires it.
+        const key = keyed ? requireKey(caller) : caller.key
         // Precedence (contract §19): the flag, the header, the key's scenario, the sticky one.
-        const named = requestedScenario(url, request.headers) ?? key.scenario
+        const named = requestedScenario(url, request.headers) ?? key?.scenario
         if (named !== undefined) scenario = named
         let chosen =
           named === undefined && typeof sticky !== 'string'
@@ -230,10 +245,11 @@ function* stages(
           scenario: chosen,
           session,
           now,
-          rateLimit: rateLimitHeaders,
+          rateLimit: rateLimitHeaders ?? NO_HEADERS,
         })
         if (ran instanceof Promise) ran = (yield ran) as SandboxResponse
         response = ran
+        if (operation.idOf !== undefined) operationId = operation.idOf(ran)
       }
     }
   } catch (error) {
@@ -286,7 +302,7 @@ function* stages(
     response,
     session,
     now,
-    operation: operation?.id ?? null,
+    operation: operationId,
     operationHeaders,
     rateLimitHeaders,
     token: auth.kind === 'bearer' ? auth.token : undefined,

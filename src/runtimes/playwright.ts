@@ -1,5 +1,6 @@
 import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
 import { checkOwnHandlers, type OwnHandler } from '../handlers/check-own-handlers.js'
+import { type OwnHandlerPlan, planOwnHandlers } from '../handlers/own-operations.js'
 import { mergeExposeHeaders } from '../http/merge-expose-headers.js'
 import type { SandboxResponse } from '../http/types.js'
 import { belowBasePath } from '../pipeline/locate.js'
@@ -47,8 +48,11 @@ export interface RouteTarget {
 export interface PlaywrightSandboxOptions<S extends string = never> extends SandboxOptions<S> {
   /**
    * Your own handlers (MSW handlers or functions `(request) => Response | undefined`)
-   * for any URL the page requests that the contract does not define, under
-   * the base path and outside it (msw is loaded only when you pass MSW handlers).
+   * for any URL the page requests that the contract does not define. Below
+   * the base path they run inside the sandbox's pipeline (key, quota,
+   * session, scenario, journal; decision 0042) unless marked with
+   * `publicHandler` or `passthroughHandler`; outside it, as they are (msw is
+   * loaded only when you pass MSW handlers).
    */
   handlers?: readonly OwnHandler[]
 }
@@ -139,8 +143,8 @@ const exactFulfilment = (response: SandboxResponse, cors: Record<string, string>
  * headers the standalone server would send.
  *
  * Your own handlers: the `handlers` option (MSW handlers or plain functions)
- * answers any URL the page requests that the contract does not define, under
- * the base path and outside it; a `page.route()` you add after
+ * answers any URL the page requests that the contract does not define, inside
+ * the pipeline below the base path (docs/your-endpoints.md); a `page.route()` you add after
  * `installSandbox` runs first for any path (Playwright runs the newest route
  * first) and can `route.fallback()` to the sandbox.
  *
@@ -159,9 +163,19 @@ export const installSandbox = async <const S extends string = never>(
   // Upstream mode: `record` and `replay` may name files (docs/upstream.md).
   if (coreOptions.upstream !== undefined)
     coreOptions.upstream = resolveUpstreamFiles(coreOptions.upstream).option
+  // Your handlers below the base path run inside the pipeline (decision 0042).
+  let plan: OwnHandlerPlan | undefined
   const sandbox = createSandboxCore(
     typeof options === 'object' && options !== null ? coreOptions : options,
+    own.length === 0
+      ? {}
+      : (basePath) => {
+          plan = planOwnHandlers(own, basePath, 'install the sandbox')
+          return plan
+        },
   )
+  const passthrough = plan?.passthrough ?? []
+  const outside = plan?.outside ?? []
   const inApi: UrlMatcher = (candidate) =>
     (sandbox.origin === undefined || candidate.origin === sandbox.origin) &&
     belowBasePath(candidate.pathname, sandbox.basePath) !== undefined
@@ -183,7 +197,8 @@ export const installSandbox = async <const S extends string = never>(
       body: body === null ? null : new Uint8Array(body),
     }
     if (!inApi(new URL(url))) {
-      if (!(await fulfilWithOwnHandlers(route, own, sandboxRequest, origin))) await route.fallback()
+      if (!(await fulfilWithOwnHandlers(route, outside, sandboxRequest, origin)))
+        await route.fallback()
       return
     }
     if (method === 'OPTIONS' && headers['access-control-request-method'] !== undefined) {
@@ -197,12 +212,13 @@ export const installSandbox = async <const S extends string = never>(
     }
     const forward = forwardWithRoute(route)
     let answer = await sandbox.answer(sandboxRequest, {
-      passUnknownRoutes: own.length > 0,
+      passUnknownRoutes: passthrough.length > 0,
       forward,
     })
-    if (answer === null && own.length > 0) {
-      // A path the contract does not define: the user's handlers first, then the sandbox's 404.
-      if (await fulfilWithOwnHandlers(route, own, sandboxRequest, origin)) return
+    if (answer === null && passthrough.length > 0) {
+      // A path no route matches: your passthrough handlers first, then the sandbox (your
+      // other handlers inside its pipeline, else its 404).
+      if (await fulfilWithOwnHandlers(route, passthrough, sandboxRequest, origin)) return
       answer = await sandbox.answer(sandboxRequest, { forward })
     }
     if (answer === null) {

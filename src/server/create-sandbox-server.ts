@@ -5,6 +5,7 @@ import { hostname } from 'node:os'
 import type { Duplex } from 'node:stream'
 import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
 import { checkOwnHandlers } from '../handlers/check-own-handlers.js'
+import { type OwnHandlerPlan, planOwnHandlers } from '../handlers/own-operations.js'
 import { ApiError } from '../http/api-error.js'
 import type { Awaitable } from '../http/awaitable.js'
 import { internalError, routeNotFound } from '../http/errors.js'
@@ -89,15 +90,27 @@ export const createSandboxServer = <const S extends string = never>(
   // Upstream mode (contract §17): record and replay files, and a keep-alive client to the upstream.
   const files = resolveUpstreamFiles(sandboxOptions.upstream)
   // Several instances on one store: each names itself in the journal entries it writes.
-  const sandbox = createSandboxCore({
-    ...sandboxOptions,
-    upstream: files.option,
-    instance:
-      sandboxOptions.instance ??
-      (sandboxOptions.store === undefined
-        ? undefined
-        : `${hostname()}:${process.pid}`.replace(/[^A-Za-z0-9._:@-]/g, '-').slice(-64)),
-  })
+  // Your handlers below the base path run inside the pipeline (decision 0042).
+  let plan: OwnHandlerPlan | undefined
+  const sandbox = createSandboxCore(
+    {
+      ...sandboxOptions,
+      upstream: files.option,
+      instance:
+        sandboxOptions.instance ??
+        (sandboxOptions.store === undefined
+          ? undefined
+          : `${hostname()}:${process.pid}`.replace(/[^A-Za-z0-9._:@-]/g, '-').slice(-64)),
+    },
+    handlers.length === 0
+      ? {}
+      : (base) => {
+          plan = planOwnHandlers(handlers, base, 'create the server')
+          return plan
+        },
+  )
+  const passthrough = plan?.passthrough ?? []
+  const outside = plan?.outside ?? []
   const forwarder = sandbox.upstream.url === undefined ? undefined : createNodeForwarder()
   // One count of wrong admin tokens for the control API and the dashboard (issue 24).
   const access = createControlAccess({ adminToken, now: sandboxOptions.now })
@@ -169,7 +182,8 @@ export const createSandboxServer = <const S extends string = never>(
     writeNow(res, routeNotFound(path).toResponse())
   }
 
-  // With the user's own handlers (config file, decision 0022): they come after the API's routes.
+  // Your passthrough handlers below the base path come after the API's routes (decisions 0022,
+  // 0042); your other handlers answer outside it (below it, they run inside the pipeline).
   const routeWithHandlers = async (
     req: IncomingMessage,
     res: ServerResponse,
@@ -184,7 +198,7 @@ export const createSandboxServer = <const S extends string = never>(
       } else if (
         await answerApiOrOwnHandlers({
           api,
-          handlers,
+          handlers: passthrough,
           req,
           res,
           url,
@@ -192,8 +206,8 @@ export const createSandboxServer = <const S extends string = never>(
         })
       )
         return
-    } else if (url !== undefined && handlers.length > 0) {
-      if (await serveOwnHandlers(handlers, req, res, url)) return
+    } else if (url !== undefined && outside.length > 0) {
+      if (await serveOwnHandlers(outside, req, res, url)) return
     }
     answerNotFound(req, res, path)
   }
@@ -212,14 +226,14 @@ export const createSandboxServer = <const S extends string = never>(
     const below = belowBasePath(path, basePath)
     // The API's hot path writes the CORS headers with its answer (one writeHead, decision 0021).
     const corsHeaders =
-      below !== undefined && handlers.length === 0 ? writtenWithAnswer(cors, req) : undefined
+      below !== undefined && passthrough.length === 0 ? writtenWithAnswer(cors, req) : undefined
     if (corsHeaders === undefined && applyCors(req, res)) return
     // Only the bare base path's 404 names the dashboard and the document.
     const basePathHint =
       below === '' || below === '/'
         ? describeLinks(serverLinks(requestOrigin(req, fallbackHost), basePath))
         : undefined
-    if (below === undefined || handlers.length > 0)
+    if (below === undefined || passthrough.length > 0)
       return routeWithHandlers(req, res, path, below, basePathHint)
     const notTheApis = (): void => {
       // Not the API's after all (a target that is not a path): the 404 gets CORS the usual way.

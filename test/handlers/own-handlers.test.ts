@@ -93,12 +93,15 @@ describe('setupSandbox({ handlers })', () => {
     expect((await fetch(`${API}/pets`, { headers: FREE })).headers.get('x-total-count')).toBe('25')
   })
 
-  it('journals what the sandbox answered, not what your handlers answered', async () => {
+  it('journals your handlers’ answers under their operation ids, and what nobody answered (decision 0042)', async () => {
     await sandbox.reset()
     await fetch(`${API}/categories`, { headers: FREE })
     await fetch(`${API}/owners`, { headers: FREE })
-    expect(sandbox.journal.list().map((entry) => [entry.url, entry.status])).toEqual([
-      [`${API}/owners`, 404],
+    expect(
+      sandbox.journal.list().map((entry) => [entry.url, entry.status, entry.operation]),
+    ).toEqual([
+      [`${API}/categories`, 200, 'GET /categories'],
+      [`${API}/owners`, 404, null],
     ])
   })
 })
@@ -124,8 +127,11 @@ describe('createSandboxServer({ handlers }) over HTTP', () => {
     const send = (path: string) =>
       fetch(`${origin}/v1${path}`, { method: 'POST', headers: FREE, body: 'x'.repeat(70_000) })
     expect((await send('/pets')).status).toBe(413)
-    // Routing comes before input checks: an unknown path is 404, never 413.
-    expect(await codeOf(await send('/uploads'))).toBe('route_not_found')
+    // Your handler's route is the sandbox's now (decision 0042): 413 there too, never your handler.
+    expect(await codeOf(await send('/uploads'))).toBe('payload_too_large')
+    // A plain function among your handlers may answer any path below /v1: it is routed
+    // there, so the cap comes first (without one, an unknown path is 404 before 413).
+    expect(await codeOf(await send('/owners'))).toBe('payload_too_large')
   })
 })
 

@@ -18,4 +18,6 @@ export const localControls = (sandbox: SessionControls<string>): ConformanceCont
     sandbox.keys.revoke(key)
   },
   setScenario: async (name) => sandbox.scenario.set(name),
+  journal: async () =>
+    sandbox.journal.list().map(({ operation, status }) => ({ operation, status })),
 })

@@ -8,6 +8,7 @@ import { contractCreateSuite } from './contract-create.suite.js'
 import { contractErrorsSuite } from './contract-errors.suite.js'
 import { contractGetSuite } from './contract-get.suite.js'
 import { contractListSuite } from './contract-list.suite.js'
+import { ownHandlersSuite } from './own-handlers.suite.js'
 import { rateLimitSuite } from './rate-limit.suite.js'
 import { scenariosSuite } from './scenarios.suite.js'
 import type { ConformanceTarget, WireRequest, WireResponse } from './target.js'
@@ -42,6 +43,8 @@ export const PARTS = {
   rateLimits: rateLimitSuite,
   scenarios: scenariosSuite,
   verify: verifySuite,
+  // Needs a target made with `handlers: OWN_HANDLERS` (own-handlers.suite.ts): run only when named.
+  ownHandlers: ownHandlersSuite,
 } as const satisfies Record<string, SuitePart>
 
 export type PartName = keyof typeof PARTS
@@ -66,7 +69,8 @@ export const defineConformanceSuite = (
   getTarget: () => ConformanceTarget,
   options: SuiteOptions = {},
 ): void => {
-  const parts = (options.parts ?? (Object.keys(PARTS) as PartName[])).map((name) => PARTS[name])
+  const all = (Object.keys(PARTS) as PartName[]).filter((name) => name !== 'ownHandlers')
+  const parts = (options.parts ?? all).map((name) => PARTS[name])
   const send = async (request: WireRequest): Promise<WireResponse> => {
     const target = getTarget()
     const response = await target.send(request)

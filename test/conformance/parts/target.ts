@@ -44,6 +44,8 @@ export interface ConformanceControls {
   createKey(options: { plan: string; perMinute?: number; perDay?: number }): Promise<string>
   revokeKey(key: string): Promise<void>
   setScenario(name: string): Promise<void>
+  /** The session's journal, operation and status of each entry (the own-handler part reads it). */
+  journal?(): Promise<{ operation: string | null; status: number | null }[]>
 }
 
 export interface ConformanceTarget {

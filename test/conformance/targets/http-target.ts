@@ -43,6 +43,13 @@ const httpControls = (
   setScenario: async (name) => {
     await call('PUT', '/scenario', { name })
   },
+  journal: async () => {
+    const entries = (await call('GET', '/requests')) as {
+      operation: string | null
+      status: number | null
+    }[]
+    return entries.map(({ operation, status }) => ({ operation, status }))
+  },
 })
 
 /**

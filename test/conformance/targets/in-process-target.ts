@@ -1,5 +1,5 @@
 import { setupServer } from 'msw/node'
-import { createSandbox, type Sandbox, type SandboxOptions } from '../../../src/index.js'
+import { type CreateSandboxOptions, createSandbox, type Sandbox } from '../../../src/index.js'
 import { localControls } from '../../support/local-controls.js'
 import {
   type ConformanceTarget,
@@ -12,7 +12,7 @@ const BASE_URL = 'https://api.example.test/v1'
 
 /** The sandbox in this process: requests go through `fetch` and MSW's `setupServer`. */
 export const createInProcessTarget = (
-  options: SandboxOptions = {},
+  options: CreateSandboxOptions = {},
 ): ConformanceTarget & { sandbox: Sandbox; start(): void; stop(): void } => {
   const sandbox = createSandbox(options)
   const server = setupServer(...sandbox.handlers)

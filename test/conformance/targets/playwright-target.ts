@@ -1,5 +1,9 @@
 import type { Page } from 'playwright-core'
-import { installSandbox, type PlaywrightSandbox } from '../../../src/runtimes/playwright.js'
+import {
+  installSandbox,
+  type PlaywrightSandbox,
+  type PlaywrightSandboxOptions,
+} from '../../../src/runtimes/playwright.js'
 import { sendFromPage } from '../../support/browser/send-from-page.js'
 import { localControls } from '../../support/local-controls.js'
 import { type ConformanceTarget, inSession } from '../parts/target.js'
@@ -18,9 +22,10 @@ export const ROUTED_ORIGIN = 'https://api.petstore.test'
  */
 export const createPlaywrightTarget = async (
   page: Page,
+  options: PlaywrightSandboxOptions = {},
 ): Promise<ConformanceTarget & { sandbox: PlaywrightSandbox }> => {
   const baseUrl = `${ROUTED_ORIGIN}/v1`
-  const sandbox = await installSandbox(page, { baseUrl })
+  const sandbox = await installSandbox(page, { baseUrl, ...options })
   // A blank document on the API's origin, so that the suite's requests are same-origin.
   await page.route(`${ROUTED_ORIGIN}/`, (route) =>
     route.fulfill({

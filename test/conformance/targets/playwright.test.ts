@@ -1,8 +1,9 @@
 import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, describe } from 'vitest'
 import { launchChromium } from '../../support/browser/launch-chromium.js'
 import { defineConformanceSuite } from '../parts/define-conformance-suite.js'
 import { defineSessionConformance } from '../parts/define-session-conformance.js'
+import { OWN_HANDLERS } from '../parts/own-handlers.suite.js'
 import type { ConformanceTarget } from '../parts/target.js'
 import { createPlaywrightTarget } from './playwright-target.js'
 
@@ -21,3 +22,12 @@ afterAll(async () => {
 
 defineConformanceSuite(() => target)
 defineSessionConformance(() => target)
+
+// Your own handlers inside the pipeline (contract §20): installSandbox's `handlers` option.
+let withHandlers: ConformanceTarget
+describe('with your own handlers', () => {
+  beforeAll(async () => {
+    withHandlers = await createPlaywrightTarget(await browser.newPage(), { handlers: OWN_HANDLERS })
+  }, 60_000)
+  defineConformanceSuite(() => withHandlers, { title: 'own handlers', parts: ['ownHandlers'] })
+})
