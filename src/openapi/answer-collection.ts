@@ -6,9 +6,12 @@ import { invalidParameter } from '../http/errors.js'
 import type { SandboxResponse } from '../http/types.js'
 import { decodeCursor, encodeCursor } from '../operations/cursor.js'
 import { toDetails } from './check-request.js'
-import type { CollectionShape, CompiledOperation } from './compile-openapi-operations.js'
+import {
+  type CollectionShape,
+  type CompiledOperation,
+  requiredOf,
+} from './compile-openapi-operations.js'
 import { generateFromSchema } from './generate-from-schema.js'
-import type { JsonSchema } from './openapi-document.js'
 import { type CollectionRecords, idFor, seedFor } from './openapi-records.js'
 
 /** What a collection's operation needs besides its records. */
@@ -47,12 +50,12 @@ const shapeRecord = (
   seq: number,
 ): Record<string, unknown> => {
   const { shape } = input
-  const properties = (shape.item.properties ?? {}) as Record<string, JsonSchema>
+  const { properties } = shape
   const record: Record<string, unknown> =
     shape.item.additionalProperties === false
       ? Object.fromEntries(Object.entries(value).filter(([k]) => Object.hasOwn(properties, k)))
       : { ...value }
-  const required = Array.isArray(shape.item.required) ? (shape.item.required as string[]) : []
+  const required = requiredOf(shape.item)
   const missing = required.filter((name) => !Object.hasOwn(record, name) && name !== shape.idField)
   if (missing.length > 0) {
     // Fields the server fills (a status, a date): drawn for this record alone, the same every time.
@@ -127,7 +130,7 @@ const list = (input: CollectionInput): SandboxResponse => {
   }
   // Equality filters: a query parameter the document declares that names a field of the record.
   const filters = Object.entries(input.values).filter(
-    ([name]) => !PAGING.has(name) && Object.hasOwn((shape.item.properties ?? {}) as object, name),
+    ([name]) => !PAGING.has(name) && Object.hasOwn(shape.properties, name),
   )
   const matching = [...input.records.byId.values()].filter((r) =>
     filters.every(([name, value]) => JSON.stringify(r.value[name]) === JSON.stringify(value)),

@@ -37,8 +37,12 @@ export interface CollectionShape {
   /** The record's id property (the parameter's name if the schema has it, else `id`). */
   idField: string
   idType: 'integer' | 'string'
+  /** The id's `format` (a `uuid` id is made as one). */
+  idFormat: string | undefined
   /** The schema of one record, and its check. */
   item: JsonSchema
+  /** The record's properties (those of `allOf` parts merged). */
+  properties: Record<string, JsonSchema>
   check: SchemaCheck
 }
 
@@ -64,6 +68,23 @@ const CONTRACT_OPERATIONS = [
   { id: 'createPet', method: 'POST', path: '/pets' },
   { id: 'getPet', method: 'GET', path: '/pets/{}' },
 ] as const
+
+/** A schema's properties, those of its `allOf` parts included. */
+export const propertiesOf = (schema: JsonSchema): Record<string, JsonSchema> => {
+  const own =
+    typeof schema.properties === 'object' && schema.properties !== null
+      ? (schema.properties as Record<string, JsonSchema>)
+      : {}
+  const parts = Array.isArray(schema.allOf) ? (schema.allOf as JsonSchema[]) : []
+  return Object.assign({}, ...parts.map(propertiesOf), own) as Record<string, JsonSchema>
+}
+
+/** A schema's required properties, those of its `allOf` parts included. */
+export const requiredOf = (schema: JsonSchema): string[] => {
+  const own = Array.isArray(schema.required) ? (schema.required as string[]) : []
+  const parts = Array.isArray(schema.allOf) ? (schema.allOf as JsonSchema[]) : []
+  return [...new Set([...own, ...parts.flatMap(requiredOf)])]
+}
 
 const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 const shapeOf = (template: string): string => template.replace(/\{[^}]*\}/g, '{}')
@@ -204,13 +225,27 @@ export const compileOpenApiOperations = (
       list.find((f) => f.method === 'PUT') ??
       onBase.find((f) => f.method === 'POST')
     const item = source === undefined ? undefined : successOf(source.operation).schema
-    const properties = item?.properties
-    if (item === undefined || typeof properties !== 'object' || properties === null) continue
-    const idField = idParam in properties ? idParam : 'id' in properties ? 'id' : undefined
+    if (item === undefined) continue
+    const properties = propertiesOf(item)
+    const idField = Object.hasOwn(properties, idParam)
+      ? idParam
+      : Object.hasOwn(properties, 'id')
+        ? 'id'
+        : undefined
     if (idField === undefined) continue
-    const idSchema = (properties as Record<string, JsonSchema>)[idField] ?? {}
+    const idSchema = properties[idField] ?? {}
     const idType = idSchema.type === 'integer' || idSchema.type === 'number' ? 'integer' : 'string'
-    collections.set(base, { path: base, idParam, idField, idType, item, check: compile(item) })
+    const idFormat = typeof idSchema.format === 'string' ? idSchema.format : undefined
+    collections.set(base, {
+      path: base,
+      idParam,
+      idField,
+      idType,
+      idFormat,
+      item,
+      properties,
+      check: compile(item),
+    })
   }
 
   const roleOf = (

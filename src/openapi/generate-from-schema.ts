@@ -35,9 +35,28 @@ const byName = (faker: Faker, name: string): string | undefined => {
   return undefined
 }
 
+/** A string matching the schema's `pattern`, when faker's generator reads it (a subset of regular expressions). */
+const patterned = (faker: Faker, schema: JsonSchema): string | undefined => {
+  if (typeof schema.pattern !== 'string') return undefined
+  try {
+    const source = schema.pattern.replace(/^\^/, '').replace(/\$$/, '')
+    const pattern = new RegExp(schema.pattern, 'u')
+    for (let i = 0; i < 5; i += 1) {
+      const text = faker.helpers.fromRegExp(source)
+      if (pattern.test(text)) return text
+    }
+  } catch {
+    // A pattern faker cannot read: the plain string below, which may not match it.
+  }
+  return undefined
+}
+
 const stringFor = (faker: Faker, schema: JsonSchema, name: string): string => {
   const min = num(schema.minLength) ?? 0
-  const max = num(schema.maxLength) ?? Math.max(min, 24)
+  // A formatted string (an email, a date) is never cut short unless the schema says so.
+  const max =
+    num(schema.maxLength) ??
+    (typeof schema.format === 'string' ? Number.POSITIVE_INFINITY : Math.max(min, 24))
   let text: string
   switch (schema.format) {
     case 'date-time':
@@ -65,8 +84,10 @@ const stringFor = (faker: Faker, schema: JsonSchema, name: string): string => {
       text = faker.internet.ipv4()
       break
     default:
-      text = byName(faker, name) ?? faker.lorem.words({ min: 1, max: 3 })
+      text =
+        patterned(faker, schema) ?? byName(faker, name) ?? faker.lorem.words({ min: 1, max: 3 })
   }
+  if (typeof schema.pattern === 'string') return text
   if (typeof schema.format === 'string' && text.length <= max) return text
   if (text.length > max) text = text.slice(0, max).trimEnd()
   while (text.length < min) text += faker.string.alpha(1)

@@ -25,8 +25,13 @@ export interface CollectionSnapshot {
 }
 
 /** The id of the record at a sequence number, typed as the schema says. */
-export const idFor = (shape: CollectionShape, seq: number): number | string =>
-  shape.idType === 'integer' ? seq : String(seq)
+export const idFor = (shape: CollectionShape, seq: number): number | string => {
+  if (shape.idType === 'integer') return seq
+  // A uuid, still in order and the same for the same record.
+  if (shape.idFormat === 'uuid')
+    return `00000000-0000-4000-8000-${seq.toString(16).padStart(12, '0')}`
+  return String(seq)
+}
 
 /** A seed per collection, so that adding one leaves the others' records as they were. */
 export const seedFor = (seed: number, name: string): number => {
