@@ -6,6 +6,7 @@
 export type { ApiKeyInfo, CreateKeyOptions, KeyOption } from './auth/key-registry.js'
 export type { SandboxClock } from './clock/clock.js'
 export * from './contract/index.js'
+export type { ContractOperationId } from './contract/operation-ids.js'
 export type { PetPage, PetRecords } from './db/pet-records.js'
 export type { PetStore, PetStoreSnapshot } from './db/pet-store.js'
 export type { OwnHandler } from './handlers/check-own-handlers.js'
@@ -28,7 +29,12 @@ export type {
   OperationCoverage,
 } from './judge/measure-coverage.js'
 export type { ExpectOptions, MatchValue, RequestMatch } from './judge/request-match.js'
-export type { OperationId } from './operations/operation.js'
+export type {
+  Operation,
+  OperationContext,
+  OperationId,
+  OperationMethod,
+} from './operations/operation.js'
 export type { RateLimitOptions } from './rate-limit/rate-limit-options.js'
 export {
   type Answer,
@@ -36,6 +42,7 @@ export {
   type HandleInput,
   type HandleOptions,
   type ResetOptions,
+  type SandboxAdditions,
   type SandboxCore,
   type ScenarioInfo,
   type SessionControls,

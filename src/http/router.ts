@@ -86,6 +86,7 @@ export const createRouter = <T>(): Router<T> => {
       return router
     },
     match(method, path) {
+      let other: CompiledRoute<T>[] | undefined
       for (const route of compiled) {
         const found = route.pattern.exec(path)
         if (found === null) continue
@@ -93,18 +94,24 @@ export const createRouter = <T>(): Router<T> => {
         const fixed = route.found.get(method)
         if (fixed !== undefined) return fixed
         const value = route.methods.get(method)
-        if (value === undefined)
-          return {
-            kind: 'method-not-allowed',
-            template: route.template,
-            allow: [...route.methods.keys()],
-          }
+        if (value === undefined) {
+          // Another template of the same shape (`/pets/{id}` next to `/pets/{petId}`,
+          // decision 0042) may have the method: look on, 405 only when none has it.
+          other ??= []
+          other.push(route)
+          continue
+        }
         const params: Record<string, string> = Object.fromEntries(
           route.paramNames.map((name, index) => [name, found[index + 1] ?? '']),
         )
         return { kind: 'found', value, template: route.template, params }
       }
-      return { kind: 'not-found' }
+      if (other === undefined) return { kind: 'not-found' }
+      return {
+        kind: 'method-not-allowed',
+        template: (other[0] as CompiledRoute<T>).template,
+        allow: [...new Set(other.flatMap((route) => [...route.methods.keys()]))],
+      }
     },
     routes: () => compiled.map((r) => ({ template: r.template, methods: [...r.methods.keys()] })),
   }

@@ -1,6 +1,6 @@
 // Loaded on demand: only `petstore-sandbox report --from FILE.har` reads a HAR.
 import * as z from 'zod/mini'
-import { OPERATION_IDS, type OperationId } from '../contract/operation-ids.js'
+import type { OperationId } from '../contract/operation-ids.js'
 import type { TransportFault } from '../http/types.js'
 import type { AnswerSource, JournalEntry, JournalMessage } from '../journal/journal.js'
 import { callerOf, keyRef } from '../journal/key-ref.js'
@@ -15,7 +15,8 @@ const HarSandboxSchema = z.object({
   scenario: z.optional(z.string()),
   plan: z.optional(z.nullable(z.string())),
   fault: z.optional(z.nullable(z.enum(['network-error', 'timeout']))),
-  operation: z.optional(z.nullable(z.enum(OPERATION_IDS))),
+  // An added operation's id too (decision 0042), as the sandbox that wrote the HAR named it.
+  operation: z.optional(z.nullable(z.string().check(z.maxLength(200)))),
   caller: z.optional(z.string()),
   keyRef: z.optional(z.nullable(z.string())),
   source: z.optional(z.enum(['sandbox', 'upstream', 'replay'])),

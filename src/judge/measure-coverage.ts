@@ -1,9 +1,13 @@
 // Loaded on demand. The operations come from the caller: importing the route table
 // here would split the code that loads at start in a browser app (decision 0032).
-import type { OperationId } from '../contract/operation-ids.js'
+import {
+  type ContractOperationId,
+  isContractOperationId,
+  type OperationId,
+} from '../contract/operation-ids.js'
 import type { JournalEntry } from '../journal/journal.js'
 import type { Operation } from '../operations/operation.js'
-import { OPERATION_STATUSES } from '../validation/allowed-statuses.js'
+import { statusesOf } from '../validation/allowed-statuses.js'
 
 /** A notable header the client met: `Retry-After`, `Link: rel="next"`, `Sunset`. */
 export type NotableHeader = 'Retry-After' | 'Link: rel="next"' | 'Sunset'
@@ -37,11 +41,13 @@ export interface CoverageReport {
   unrouted: number
 }
 
-const HEADERS: Readonly<Record<OperationId, readonly NotableHeader[]>> = {
+const HEADERS: Readonly<Record<ContractOperationId, readonly NotableHeader[]>> = {
   listPets: ['Retry-After', 'Link: rel="next"'],
   createPet: ['Retry-After'],
   getPet: ['Retry-After', 'Sunset'],
 }
+// An added operation (decision 0042): the pipeline's 429 and a scenario's 503 carry it.
+const ADDED_HEADERS: readonly NotableHeader[] = ['Retry-After']
 
 const FAULTS: readonly CoverageFault[] = ['network-error', 'timeout', 'aborted']
 
@@ -78,21 +84,22 @@ export const measureCoverage = (
   entries: readonly JournalEntry[],
   options: {
     session: string
-    /** The API's operations (`OPERATIONS` of src/operations/routes.ts). */
-    operations: readonly Pick<Operation, 'id' | 'method' | 'path'>[]
+    /** The sandbox's operations (`sandbox.operations`: the contract's, then any added ones). */
+    operations: readonly Pick<Operation, 'id' | 'method' | 'path' | 'access' | 'statuses'>[]
   },
 ): CoverageReport => {
   const operations = options.operations.map((operation): OperationCoverage => {
     const mine = entries.filter((entry) => entry.operation === operation.id)
     const statusCounts = new Map<number, number>()
-    for (const status of OPERATION_STATUSES[operation.id]) statusCounts.set(status, 0)
+    for (const status of statusesOf(operation)) statusCounts.set(status, 0)
     for (const entry of mine)
       if (entry.status !== null)
         statusCounts.set(entry.status, (statusCounts.get(entry.status) ?? 0) + 1)
     const statuses = [...statusCounts]
       .sort((a, b) => a[0] - b[0])
       .map(([status, count]) => ({ status, count }))
-    const headers = HEADERS[operation.id].map((header) => ({
+    const notable = isContractOperationId(operation.id) ? HEADERS[operation.id] : ADDED_HEADERS
+    const headers = notable.map((header) => ({
       header,
       count: mine.filter((entry) => carries(entry, header)).length,
     }))

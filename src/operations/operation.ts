@@ -42,18 +42,38 @@ export interface OperationContext {
 /** What an operation's `headers` sees: known before the request is authenticated. */
 export type OperationHeadersContext = Pick<OperationContext, 'url' | 'settings'>
 
+/** The methods an operation can have. */
+export type OperationMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+
 /**
- * One operation of the contract, in a file of its own: its method and path
- * template (below the base path), how it answers, and the headers every
- * response of it carries, errors included.
+ * One operation of a sandbox's route table: one of the contract's, in a file
+ * of its own, or one added at the sandbox's creation (decision 0042: own
+ * handlers, an OpenAPI document's operations). Its method and path template
+ * (below the base path), how it answers, and the headers every response of
+ * it carries, errors included.
  */
 export interface Operation {
+  /** The contract's `listPets`…, or an added one's (`GET /categories`, an `operationId`). */
   id: OperationId
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-  /** The path template as the OpenAPI document writes it, e.g. `/pets/{petId}`. */
+  method: OperationMethod
+  /** The path template as the OpenAPI document writes it, below the base path, e.g. `/pets/{petId}`. */
   path: string
   run(ctx: OperationContext): SandboxResponse | Promise<SandboxResponse>
   headers?(ctx: OperationHeadersContext): Record<string, string>
+  /**
+   * Who may call it: `key` (the default: 401 without a valid key, the key's
+   * quota and rate-limit headers) or `public` (no key, no quota; the session
+   * selector, the scenario and the journal still apply). Added operations only.
+   */
+  access?: 'key' | 'public'
+  /**
+   * The statuses it answers with, for the report's coverage and the answer
+   * validator. The contract's operations have theirs in
+   * src/validation/allowed-statuses.ts; an added one without this is not
+   * checked there, and its coverage lists the statuses the sandbox itself
+   * may give it (401, 429, 500, 503) and those it met.
+   */
+  statuses?: readonly number[]
 }
 
 /**

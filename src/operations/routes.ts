@@ -4,10 +4,10 @@ import { getPet } from './get-pet.js'
 import { listPets } from './list-pets.js'
 import type { Operation } from './operation.js'
 
-/** Every operation of the API. A new operation is a file of its own and a line here. */
+/** Every operation of the contract. A new one is a file of its own and a line here. */
 export const OPERATIONS: readonly Operation[] = [listPets, createPet, getPet]
 
-/** The API's routes below the base path, compiled once. */
+/** The contract's routes below the base path, compiled once (every sandbox without added operations shares it). */
 export const API_ROUTER = OPERATIONS.reduce(
   (router, operation) => router.add(operation.method, operation.path, operation),
   createRouter<Operation>(),

@@ -7,7 +7,6 @@ import { renameErrorCode } from '../http/rename-error-code.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { JournalEntry, JournalRecord } from '../journal/journal.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
-import { API_ROUTER } from '../operations/routes.js'
 import { DEFAULT_SESSION, type SessionState } from '../state/sandbox-state.js'
 import { STALE_RETRIES, StaleStateError } from '../state/stale-state.js'
 import { type Admission, admit, peekQuota } from './admit.js'
@@ -67,10 +66,13 @@ class LazyAnswer implements Answer {
   }
 }
 
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>
+const PUBLIC_ADMISSION: Admission = Object.freeze({ headers: NO_HEADERS, refusal: undefined })
+
 // The bare base path is where people start exploring: its 404 names the routes (issue 15).
 const bareBasePathHint = (ctx: PipelineContext, options: HandleOptions): string => {
   const base = ctx.settings.basePath
-  const routes = API_ROUTER.routes().map((r) => `${base}${r.template}`)
+  const routes = ctx.routes.router.routes().map((r) => `${base}${r.template}`)
   const more = options.basePathHint === undefined ? '' : ` ${options.basePathHint}`
   return ` The API's routes: ${routes.join(', ')}.${more}`
 }
@@ -117,12 +119,13 @@ function* stages(
   const located = locate(ctx, request)
   if (located === undefined) return null
   const { url, path } = located
-  const match = matchOperation(request.method, path)
+  const match = matchOperation(request.method, path, ctx.routes.router)
   if (options.passUnknownRoutes === true && match.kind === 'not-found') return null
 
   const startedAt = performance.now()
   const operation = match.kind === 'found' ? match.value : undefined
   const operationHeaders = operation?.headers?.({ url, settings: ctx.settings }) ?? null
+  const keyed = operation?.access !== 'public'
   let session: SessionState | undefined
   let now = 0
   let caller: Caller | undefined
@@ -178,14 +181,19 @@ function* stages(
         body: null,
       }
     } else {
-      let admitted = admit(session, caller, now)
-      if (admitted instanceof Promise) admitted = (yield admitted) as Admission
-      rateLimitHeaders = admitted.headers
+      // A public added operation (decision 0042): no key, no quota, no rate-limit headers.
+      let admitted: Admission = PUBLIC_ADMISSION
+      if (keyed) {
+        let taken = admit(session, caller, now)
+        if (taken instanceof Promise) taken = (yield taken) as Admission
+        admitted = taken
+        rateLimitHeaders = admitted.headers
+      }
       // A refusal (429 rate_limit_exceeded or api_key_banned) is answered without a throw: a client hammering
       // past its quota meets this branch on every request (decision 0021).
       if (admitted.refusal !== undefined) response = admitted.refusal.response
       else {
-        requireKey(caller)
+        if (keyed) requireKey(caller)
         scenario = scenarioName(url, request.headers, scenario)
         const chosen = selectScenario(ctx.scenarios, scenario)
         const { operation, params } = route(
@@ -202,7 +210,7 @@ function* stages(
           scenario: chosen,
           session,
           now,
-          rateLimit: rateLimitHeaders,
+          rateLimit: rateLimitHeaders ?? NO_HEADERS,
         })
         if (ran instanceof Promise) ran = (yield ran) as SandboxResponse
         response = ran

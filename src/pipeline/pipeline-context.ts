@@ -3,6 +3,7 @@ import type { RouterResult } from '../http/router.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { JournalRecord } from '../journal/journal.js'
 import type { Operation, SandboxSettings } from '../operations/operation.js'
+import type { RouteTable } from '../operations/route-table.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { SandboxState, SessionState } from '../state/sandbox-state.js'
 import type { Caller } from './authenticate.js'
@@ -10,6 +11,8 @@ import type { Caller } from './authenticate.js'
 /** What the pipeline needs of a sandbox: its settings, its scenarios and its state. */
 export interface PipelineContext {
   settings: SandboxSettings
+  /** The sandbox's operations and router: the contract's, plus any added at its creation (decision 0042). */
+  routes: RouteTable
   /** Restricts the sandbox to one origin (from a full `baseUrl`); undefined matches any origin. */
   origin: string | undefined
   scenarios: ScenarioRegistry

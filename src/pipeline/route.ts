@@ -1,5 +1,5 @@
 import { methodNotAllowed, routeNotFound } from '../http/errors.js'
-import type { RouterResult } from '../http/router.js'
+import type { Router, RouterResult } from '../http/router.js'
 import type { Operation } from '../operations/operation.js'
 import { API_ROUTER } from '../operations/routes.js'
 
@@ -10,10 +10,13 @@ import { API_ROUTER } from '../operations/routes.js'
  * `GET` (contract §15) and answered without a body.
  *
  * @example
- * matchOperation('GET', '/pets/7') // { kind: 'found', value: getPet, … }
+ * matchOperation('GET', '/pets/7', ctx.routes.router) // { kind: 'found', value: getPet, … }
  */
-export const matchOperation = (method: string, path: string): RouterResult<Operation> =>
-  API_ROUTER.match(method === 'HEAD' ? 'GET' : method, path)
+export const matchOperation = (
+  method: string,
+  path: string,
+  router: Router<Operation> = API_ROUTER,
+): RouterResult<Operation> => router.match(method === 'HEAD' ? 'GET' : method, path)
 
 /**
  * The methods a path answers, for `Allow`: HEAD wherever GET is, and OPTIONS.

@@ -4,6 +4,8 @@ import type { PetStore } from '../db/pet-store.js'
 import type { Awaitable } from '../http/awaitable.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import { type Har, toHAR } from '../journal/to-har.js'
+import type { Operation } from '../operations/operation.js'
+import { createRouteTable } from '../operations/route-table.js'
 import { type Answer, type HandleOptions, handleRequest } from '../pipeline/handle-request.js'
 import type { PipelineContext } from '../pipeline/pipeline-context.js'
 import { builtInScenarios } from '../scenarios/built-in-scenarios.js'
@@ -49,6 +51,11 @@ export interface SandboxCore<S extends string = never> extends SessionControls<S
   reset(options?: ResetOptions): Promise<void>
   /** The API's path prefix, e.g. `/v1`. */
   readonly basePath: string
+  /**
+   * The operations this sandbox answers: the contract's three, then those added
+   * at its creation (own handlers, an OpenAPI document's; decision 0042).
+   */
+  readonly operations: readonly Operation[]
   /** The one origin the sandbox answers for (from a full `baseUrl`), or undefined for any. */
   readonly origin: string | undefined
   /**
@@ -124,6 +131,16 @@ const hidePassword = (url: string | undefined): string | undefined =>
   url?.replace(/\/\/[^@/]*@/, '//***@')
 
 /**
+ * What a runtime or an extension adds to a sandbox at its creation (decision
+ * 0042): operations beyond the contract's, each `{ id, method, path, run }`
+ * with `path` below the base path. They are routed, authenticated, counted,
+ * put through the scenario and journaled as the contract's are.
+ */
+export interface SandboxAdditions {
+  operations?: readonly Operation[] | undefined
+}
+
+/**
  * Creates the sandbox's core without MSW: what the standalone server and the
  * Playwright entry use, so they never load msw. Most users want
  * `createSandbox`, which adds the MSW handlers.
@@ -134,8 +151,10 @@ const hidePassword = (url: string | undefined): string | undefined =>
  */
 export const createSandboxCore = <const S extends string = never>(
   options: SandboxOptions<S> = {},
+  additions: SandboxAdditions = {},
 ): SandboxCore<S> => {
   const { origin, settings } = resolveOptions(options)
+  const routes = createRouteTable(additions.operations)
   const scenarios = createScenarioRegistry(
     options.scenarios,
     builtInScenarios({ flaky: options.flaky }),
@@ -185,6 +204,7 @@ export const createSandboxCore = <const S extends string = never>(
     )
   const ctx: PipelineContext = {
     settings,
+    routes,
     origin,
     scenarios,
     state,
@@ -233,6 +253,7 @@ export const createSandboxCore = <const S extends string = never>(
             now: options.now ?? (() => Date.now()),
           },
           mode: createModeControls(modes, id),
+          routes,
         })
       : createSessionControls({
           id,
@@ -240,6 +261,7 @@ export const createSandboxCore = <const S extends string = never>(
           scenarios,
           resolve: () => memory.session(id),
           mode: createModeControls(modes, id),
+          routes,
         })
   const own = controlsOf(DEFAULT_SESSION)
   const resetDefault = own.reset
@@ -254,6 +276,7 @@ export const createSandboxCore = <const S extends string = never>(
       await resetDefault()
     },
     basePath: settings.basePath,
+    operations: routes.operations,
     origin,
     fidelity: settings.fidelity,
     answer,

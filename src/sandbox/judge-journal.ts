@@ -6,10 +6,23 @@ import type { ClientReport } from '../judge/finding.js'
 import type { JudgeTools } from '../judge/judge-tools.js'
 import type { CoverageReport } from '../judge/measure-coverage.js'
 import type { ExpectOptions, RequestMatch } from '../judge/request-match.js'
-import { OPERATIONS } from '../operations/routes.js'
+import type { Operation } from '../operations/operation.js'
+import { CONTRACT_ROUTES, type RouteTable } from '../operations/route-table.js'
 
 /** The judge's tools: passed in, so its lazily loaded code shares no module with the start-up code. */
 export const JUDGE_TOOLS: JudgeTools = { keyRef, operationIds: OPERATION_IDS }
+
+/**
+ * The judge's tools for a sandbox's operations: the contract's (shared) or,
+ * with added operations, tools knowing their ids too (decision 0042).
+ *
+ * @example
+ * judgeToolsFor(sandbox.operations).operationIds // ['listPets', 'createPet', 'getPet', 'GET /categories']
+ */
+export const judgeToolsFor = (operations: readonly Operation[]): JudgeTools =>
+  operations === CONTRACT_ROUTES.operations
+    ? JUDGE_TOOLS
+    : { keyRef, operationIds: operations.map((operation) => operation.id) }
 
 /** A session's journal, read when asked (memory now, a shared store later). */
 type ReadJournal = () => Awaitable<JournalEntry[]>
@@ -32,20 +45,25 @@ export interface JournalJudge {
  * const judge = createJournalJudge('default', () => session.listJournal())
  * await judge.expect({ method: 'POST', path: '/v1/pets' }, { times: 1 })
  */
-export const createJournalJudge = (session: string, read: ReadJournal): JournalJudge => {
+export const createJournalJudge = (
+  session: string,
+  read: ReadJournal,
+  routes: RouteTable = CONTRACT_ROUTES,
+): JournalJudge => {
   const load = () => import('../judge/judge-on-demand.js')
+  const tools = judgeToolsFor(routes.operations)
+  const operations = routes.operations
   return {
-    find: async (match) => (await load()).findInJournal(await read(), match, JUDGE_TOOLS),
+    find: async (match) => (await load()).findInJournal(await read(), match, tools),
     expect: async (match, options) =>
       (await load()).expectInJournal({
         entries: await read(),
         match,
         options,
         session,
-        tools: JUDGE_TOOLS,
+        tools,
       }),
     report: async () => (await load()).reportClient(await read(), { session }),
-    coverage: async () =>
-      (await load()).measureCoverage(await read(), { session, operations: OPERATIONS }),
+    coverage: async () => (await load()).measureCoverage(await read(), { session, operations }),
   }
 }

@@ -7,6 +7,7 @@ import { type Har, type ToHarOptions, toHAR } from '../journal/to-har.js'
 import type { ClientReport } from '../judge/finding.js'
 import type { CoverageReport } from '../judge/measure-coverage.js'
 import type { ExpectOptions, RequestMatch } from '../judge/request-match.js'
+import type { RouteTable } from '../operations/route-table.js'
 import type { ScenarioName } from '../scenarios/built-in-scenarios.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
@@ -122,6 +123,8 @@ export const createSessionControls = (input: {
   /** The session behind the controls (created again if it was dropped meanwhile). */
   resolve: () => MemorySessionState
   mode: ModeControls
+  /** The sandbox's operations (decision 0042); default the contract's. */
+  routes?: RouteTable | undefined
 }): SessionControls<string> => {
   const { id, state, scenarios, resolve, mode } = input
   const clock: SandboxClock = {
@@ -133,7 +136,7 @@ export const createSessionControls = (input: {
       return resolve().clock().frozen
     },
   }
-  const judge = createJournalJudge(id, () => resolve().listJournal())
+  const judge = createJournalJudge(id, () => resolve().listJournal(), input.routes)
   return {
     id,
     get ready() {

@@ -2,6 +2,7 @@ import type { ApiKeyInfo } from '../auth/key-registry.js'
 import type { SandboxClock } from '../clock/clock.js'
 import type { ListPetsQuery } from '../db/pet-records.js'
 import type { PetStore } from '../db/pet-store.js'
+import type { RouteTable } from '../operations/route-table.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { SharedState } from '../state/shared-store.js'
 import { createJournalJudge } from './judge-journal.js'
@@ -37,14 +38,20 @@ export const createSharedStoreControls = (input: {
   fallback: { startScenario: string; baseKeys: ReadonlyMap<string, ApiKeyInfo>; now: () => number }
   /** The session's mode, held by this instance (contract §17). */
   mode: ModeControls
+  /** The sandbox's operations (decision 0042); default the contract's. */
+  routes?: RouteTable | undefined
 }): SessionControls<string> => {
   const { id, state, scenarios, fallback, mode } = input
   const known = () => state.peek(id)
   // The store's journal holds every instance's requests: judged asynchronously, through the seam.
-  const judge = createJournalJudge(id, async () => {
-    await state.ready
-    return (await state.session(id)).listJournal()
-  })
+  const judge = createJournalJudge(
+    id,
+    async () => {
+      await state.ready
+      return (await state.session(id)).listJournal()
+    },
+    input.routes,
+  )
   const clock: SandboxClock = {
     now: () => known()?.frozen ?? fallback.now(),
     set: () => refuse('set the clock'),

@@ -1,5 +1,5 @@
 import type { FidelitySettings } from '../contract/fidelity.js'
-import type { OperationId } from '../contract/operation-ids.js'
+import { isContractOperationId, type OperationId } from '../contract/operation-ids.js'
 import { OWN_WORDS } from '../http/describe-issue.js'
 import { HTTP_LAYER_STATUSES, OPERATION_STATUSES } from './allowed-statuses.js'
 import type { Violation } from './answer-rules.js'
@@ -54,6 +54,8 @@ const preview = (body: string): string =>
 const statusAllowed = (answer: RoutedAnswer): boolean => {
   if (answer.method === 'OPTIONS' && answer.status === 204) return true
   if (answer.operation === null) return answer.status >= 400 && answer.status <= 599
+  // An added operation's statuses are its own (decision 0042): whoever added it checks them.
+  if (!isContractOperationId(answer.operation)) return true
   return (
     OPERATION_STATUSES[answer.operation].has(answer.status) ||
     HTTP_LAYER_STATUSES.has(answer.status)

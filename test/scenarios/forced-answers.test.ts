@@ -1,11 +1,11 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { createSandbox, type OperationId } from '../../src/index.js'
+import { type ContractOperationId, createSandbox } from '../../src/index.js'
 import { type CallOptions, callSandbox } from './call-sandbox.js'
 
 const sandbox = createSandbox({ now: () => Date.parse('2027-03-01T12:00:20Z') })
 beforeEach(() => sandbox.reset())
 
-const OPERATIONS: Record<OperationId, Omit<CallOptions, 'path'> & { path: string }> = {
+const OPERATIONS: Record<ContractOperationId, Omit<CallOptions, 'path'> & { path: string }> = {
   listPets: { method: 'GET', path: '/pets' },
   createPet: { method: 'POST', path: '/pets', body: { name: 'Rex', categoryId: 2 } },
   getPet: { method: 'GET', path: '/pets/1' },
@@ -20,13 +20,13 @@ const FORCED = [
   { scenario: 'unavailable', status: 503, code: 'service_unavailable', retryAfter: '5' },
 ] as const
 
-const withScenario = (operation: OperationId, scenario: string) => {
+const withScenario = (operation: ContractOperationId, scenario: string) => {
   const { path, ...rest } = OPERATIONS[operation]
   return { ...rest, path: `${path}${path.includes('?') ? '&' : '?'}__scenario=${scenario}` }
 }
 
 describe.each(FORCED)('the $scenario scenario', ({ scenario, status, code, retryAfter }) => {
-  it.each(Object.keys(OPERATIONS) as OperationId[])(
+  it.each(Object.keys(OPERATIONS) as ContractOperationId[])(
     `answers ${status} ${code} to %s with a JSON Error body and the rate-limit headers`,
     async (operation) => {
       const response = await callSandbox(sandbox, withScenario(operation, scenario))
@@ -113,7 +113,7 @@ describe('the default scenario', () => {
 })
 
 describe('transport scenarios', () => {
-  it.each(Object.keys(OPERATIONS) as OperationId[])(
+  it.each(Object.keys(OPERATIONS) as ContractOperationId[])(
     'fails the connection of %s at once in the network-error scenario, without running it',
     async (operation) => {
       const response = await callSandbox(sandbox, withScenario(operation, 'network-error'))
@@ -123,7 +123,7 @@ describe('transport scenarios', () => {
     },
   )
 
-  it.each(Object.keys(OPERATIONS) as OperationId[])(
+  it.each(Object.keys(OPERATIONS) as ContractOperationId[])(
     'holds %s 30000 ms then fails it in the timeout scenario, without running it',
     async (operation) => {
       const response = await callSandbox(sandbox, withScenario(operation, 'timeout'))

@@ -15,6 +15,7 @@ import type { SandboxResponse } from '../../http/types.js'
 import { toHAR } from '../../journal/to-har.js'
 import { requestedSession } from '../../pipeline/select-session.js'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
+import { judgeToolsFor } from '../../sandbox/judge-journal.js'
 import { DEFAULT_SESSION, SESSION_ID, type SessionState } from '../../state/sandbox-state.js'
 import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
@@ -261,13 +262,17 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
       throw new ApiError('key_not_found', `No API key "${key}" exists.`)
     return noContent()
   })
-  .add('GET', '/requests', async (_ctx, { session, url }) => listRequests(session, url))
+  .add('GET', '/requests', async (ctx, { session, url }) =>
+    listRequests(session, url, judgeToolsFor(ctx.sandbox.operations)),
+  )
   // Issue 23: assertions, the client-behaviour report and coverage, over the seam's journal.
-  .add('POST', '/requests/expect', async (_ctx, { session, body }) =>
-    expectRequests(session, await body(BODIES.expect)),
+  .add('POST', '/requests/expect', async (ctx, { session, body }) =>
+    expectRequests(session, await body(BODIES.expect), judgeToolsFor(ctx.sandbox.operations)),
   )
   .add('GET', '/report', async (_ctx, { session }) => reportRequests(session))
-  .add('GET', '/coverage', async (_ctx, { session }) => coverRequests(session))
+  .add('GET', '/coverage', async (ctx, { session }) =>
+    coverRequests(session, ctx.sandbox.operations),
+  )
   // The journal as an HTTP Archive: opens in browser devtools, replays with routeFromHAR.
   .add('GET', '/requests.har', async (_ctx, { session }) =>
     jsonResponse(200, toHAR(await session.listJournal()), {

@@ -3,9 +3,10 @@ import { jsonResponse } from '../../http/json-response.js'
 import type { SandboxResponse } from '../../http/types.js'
 import { compareEntry, findRequests } from '../../judge/compare-entry.js'
 import { describeExpectation, showValue } from '../../judge/describe-expectation.js'
+import type { JudgeTools } from '../../judge/judge-tools.js'
 import { measureCoverage } from '../../judge/measure-coverage.js'
 import { reportClient } from '../../judge/report-client.js'
-import { OPERATIONS } from '../../operations/routes.js'
+import type { Operation } from '../../operations/operation.js'
 import { JUDGE_TOOLS } from '../../sandbox/judge-journal.js'
 import type { SessionState } from '../../state/sandbox-state.js'
 import { type ExpectBody, readRequestFilters, toRequestMatch } from './read-request-filters.js'
@@ -17,12 +18,16 @@ import { type ExpectBody, readRequestFilters, toRequestMatch } from './read-requ
  * @example
  * await listRequests(session, url) // 200 [entries]
  */
-export const listRequests = async (session: SessionState, url: URL): Promise<SandboxResponse> => {
+export const listRequests = async (
+  session: SessionState,
+  url: URL,
+  tools: JudgeTools = JUDGE_TOOLS,
+): Promise<SandboxResponse> => {
   const entries = await session.listJournal()
   const filtered =
     url.search === ''
       ? entries
-      : findRequests(entries, await readRequestFilters(url.searchParams), JUDGE_TOOLS)
+      : findRequests(entries, await readRequestFilters(url.searchParams, tools), tools)
   return jsonResponse(200, filtered)
 }
 
@@ -38,16 +43,17 @@ export const listRequests = async (session: SessionState, url: URL): Promise<San
 export const expectRequests = async (
   session: SessionState,
   input: ExpectBody,
+  tools: JudgeTools = JUDGE_TOOLS,
 ): Promise<SandboxResponse> => {
   const { times, ...rest } = input
-  const match = await toRequestMatch(rest, 'validation_failed')
+  const match = await toRequestMatch(rest, 'validation_failed', tools)
   const entries = await session.listJournal()
-  const matched = findRequests(entries, match, JUDGE_TOOLS)
+  const matched = findRequests(entries, match, tools)
   if (times === undefined ? matched.length > 0 : matched.length === times)
     return jsonResponse(200, { matched: matched.length, seqs: matched.map((e) => e.seq) })
   const compared = entries.map((entry) => ({
     entry,
-    differences: compareEntry(match, entry, JUDGE_TOOLS),
+    differences: compareEntry(match, entry, tools),
   }))
   const failure = describeExpectation({ compared, match, times, session: session.id })
   // The contract's Error body, no more (§7): the diff is the message; each difference a detail.
@@ -73,8 +79,11 @@ export const reportRequests = async (session: SessionState): Promise<SandboxResp
   jsonResponse(200, reportClient(await session.listJournal(), { session: session.id }))
 
 /** `GET /__sandbox/coverage`: what the client met of the contract in the session. */
-export const coverRequests = async (session: SessionState): Promise<SandboxResponse> =>
+export const coverRequests = async (
+  session: SessionState,
+  operations: readonly Operation[],
+): Promise<SandboxResponse> =>
   jsonResponse(
     200,
-    measureCoverage(await session.listJournal(), { session: session.id, operations: OPERATIONS }),
+    measureCoverage(await session.listJournal(), { session: session.id, operations }),
   )

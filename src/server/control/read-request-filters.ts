@@ -1,9 +1,9 @@
 import * as z from 'zod/mini'
 import { madeWhenRead } from '../../contract/made-when-read.js'
-import { OPERATION_IDS } from '../../contract/operation-ids.js'
 import { ownRecord } from '../../contract/own-record.js'
 import { ApiError } from '../../http/api-error.js'
 import { invalidParameter, repeatedParameter } from '../../http/errors.js'
+import type { JudgeTools } from '../../judge/judge-tools.js'
 import { checkRequestMatch, type RequestMatch } from '../../judge/request-match.js'
 import { JUDGE_TOOLS } from '../../sandbox/judge-journal.js'
 import { compilePathRegExp, type MatchErrorCode } from './compile-path-regexp.js'
@@ -35,7 +35,8 @@ const makeExpectBodySchema = () => {
           'must be an HTTP status from 100 to 599, null (a failed connection), or an array of them',
       }),
     ),
-    operation: z.optional(z.enum(OPERATION_IDS)),
+    // Checked against the sandbox's operations (contract's and added ones, decision 0042) by checkRequestMatch.
+    operation: z.optional(z.string()),
     times: z.optional(z.int().check(z.gte(0), z.lte(Number.MAX_SAFE_INTEGER))),
   })
 }
@@ -61,6 +62,7 @@ const refuse = (code: MatchErrorCode, field: string, message: string): ApiError 
 export const toRequestMatch = async (
   input: Omit<ExpectBody, 'times'>,
   code: MatchErrorCode,
+  tools: JudgeTools = JUDGE_TOOLS,
 ): Promise<RequestMatch> => {
   const { pathRegExp, query, headers, ...rest } = input
   if (pathRegExp !== undefined && rest.path !== undefined)
@@ -75,7 +77,7 @@ export const toRequestMatch = async (
   try {
     return checkRequestMatch(
       Object.fromEntries(Object.entries(match).filter(([, value]) => value !== undefined)),
-      JUDGE_TOOLS,
+      tools,
     )
   } catch (error) {
     if (!(error instanceof TypeError)) throw error
@@ -107,7 +109,10 @@ const statusOf = (text: string): number | null => {
  * @example
  * await readRequestFilters(new URLSearchParams('method=POST&body={"name":"Rex"}'))
  */
-export const readRequestFilters = async (params: URLSearchParams): Promise<RequestMatch> => {
+export const readRequestFilters = async (
+  params: URLSearchParams,
+  tools: JudgeTools = JUDGE_TOOLS,
+): Promise<RequestMatch> => {
   const query = new Map<string, string>()
   const headers = new Map<string, string>()
   const known = new Set(['method', 'path', 'pathRegExp', 'status', 'operation', 'body'])
@@ -129,8 +134,8 @@ export const readRequestFilters = async (params: URLSearchParams): Promise<Reque
   const methods = params.getAll('method')
   const statuses = params.getAll('status').map(statusOf)
   const operation = once(params, 'operation')
-  if (operation !== undefined && !(OPERATION_IDS as readonly string[]).includes(operation))
-    throw invalidParameter('operation', `must be one of ${OPERATION_IDS.join(', ')}`)
+  if (operation !== undefined && !tools.operationIds.includes(operation))
+    throw invalidParameter('operation', `must be one of ${tools.operationIds.join(', ')}`)
   const bodyText = once(params, 'body')
   let body: unknown
   if (bodyText !== undefined) {
@@ -152,5 +157,6 @@ export const readRequestFilters = async (params: URLSearchParams): Promise<Reque
       body,
     },
     'invalid_parameter',
+    tools,
   )
 }
