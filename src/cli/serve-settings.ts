@@ -16,6 +16,8 @@ export interface ServeSettings extends Partial<FidelitySettings> {
   pets: number | undefined
   scenario: string | undefined
   dataFile: string | undefined
+  /** An OpenAPI document whose operations the sandbox adds (a file path, or the document from a config file). */
+  openapi: string | Readonly<Record<string, unknown>> | undefined
   adminToken: string | undefined
   /** Host names the control API answers besides loopback ones (`--allowed-host`, repeatable). */
   allowedHosts: string[] | undefined
@@ -119,6 +121,7 @@ const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
     pets: first('pets'),
     scenario: first('scenario'),
     dataFile: first('dataFile'),
+    openapi: first('openapi'),
     adminToken: first('adminToken'),
     allowedHosts: first('allowedHosts'),
     basePath: first('basePath'),

@@ -51,7 +51,10 @@ export const openOpenApi = (input: OpenOpenApiInput): Promise<OpenApiOperations>
         seed: input.seed ?? DEFAULT_SEED,
       })
       const operations = api.operations.map((op) => toOperation(api, op))
-      ctx.routes = createRouteTable([...input.added, ...operations], 'add the OpenAPI document’s operations')
+      ctx.routes = createRouteTable(
+        [...input.added, ...operations],
+        'add the OpenAPI document’s operations',
+      )
       input.onSessionEnd((session) => api.forget(session))
       return api
     },
