@@ -11,6 +11,7 @@ const LAYERS = [
   ['auth', 'rate-limit', 'db', 'clock', 'journal'],
   ['verify'],
   ['operations'],
+  ['openapi'],
   ['judge'],
   ['scenarios'],
   ['state'],
@@ -61,7 +62,7 @@ module.exports = {
       comment: 'Below the adapters nothing imports node:* (the core runs in browsers too).',
       severity: 'error',
       from: {
-        path: '^src/(contract|http|faults|validation|auth|rate-limit|db|clock|journal|verify|operations|judge|scenarios|state|pipeline|upstream|sandbox|extensions|handlers)/',
+        path: '^src/(contract|http|faults|validation|auth|rate-limit|db|clock|journal|verify|operations|openapi|judge|scenarios|state|pipeline|upstream|sandbox|extensions|handlers)/',
         // The Redis state (issue 13) is Node-only, like its client: it is imported on demand
         // only with the `store` option, never by a browser build.
         pathNot: '^src/state/redis/',

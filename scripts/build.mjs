@@ -22,6 +22,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { build } from 'esbuild'
 import { pruneDeclarations } from './prune-declarations.mjs'
+import { refParserFsPlugin } from './ref-parser-fs-plugin.mjs'
 import { seedFakerPlugin } from './seed-faker-plugin.mjs'
 
 export const ENTRIES = {
@@ -61,7 +62,7 @@ const result = await build({
   external: ['msw', 'msw/*', 'node:*', 'ioredis', 'vitest', 'rettime', 'outvariant'],
   treeShaking: true,
   metafile: true,
-  plugins: [seedFakerPlugin],
+  plugins: [seedFakerPlugin, refParserFsPlugin],
   legalComments: 'none',
   logLevel: 'warning',
 })

@@ -148,6 +148,7 @@ try {
     journalMaxEntries: settings.journalMaxEntries,
     journalMaxBytes: settings.journalMaxBytes,
     handlers: settings.handlers,
+    openapi: settings.openapi,
     scenarios: settings.scenarios,
     limitOutOfRange: settings.limitOutOfRange,
     unknownStatusFilter: settings.unknownStatusFilter,
@@ -202,6 +203,10 @@ try {
 } catch (error) {
   const code = (error as NodeJS.ErrnoException).code
   if (error instanceof DataFileError) fail(1, error.message)
+  // Matched by its words: the OpenAPI machinery is not loaded to name its class (a start without it stays light).
+  const message = error instanceof Error ? error.message : ''
+  if (message.startsWith('Failed to load the OpenAPI document:'))
+    fail(1, message.split('\n')[0] ?? message)
   if (code === 'EADDRINUSE')
     fail(1, `Failed to listen on ${host}:${port}: the port is in use. Pass another --port (or 0).`)
   address = fail(1, `Failed to start: ${error instanceof Error ? error.message : String(error)}`)

@@ -46,6 +46,7 @@ const OPTIONS = {
   timeline: { type: 'string' },
   key: { type: 'string', multiple: true },
   data: { type: 'string' },
+  openapi: { type: 'string' },
   'admin-token': { type: 'string' },
   'allowed-host': { type: 'string', multiple: true },
   'base-path': { type: 'string' },
@@ -173,6 +174,8 @@ export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand
     scenario: readText(pick('scenario', values.scenario, env), () => s.scenario),
     timelineFile: readText(pick('timeline', values.timeline, env), () => s.data),
     dataFile: readText(pick('data', values.data, env), () => s.data),
+    // Operations from an OpenAPI document (contract §20): a YAML or JSON file.
+    openapi: readText(pick('openapi', values.openapi, env), () => s.data),
     adminToken: readText(pick('admin-token', values['admin-token'], env), () => s.adminToken),
     allowedHosts: readList('allowed-host', values['allowed-host'], env, () => s.allowedHost),
     basePath: readText(pick('base-path', values['base-path'], env), () => s.basePath),

@@ -57,6 +57,13 @@ const makeConfigFileSchema = (s = SETTING_SCHEMAS) =>
         }),
       ),
     ),
+    // A file beside the config file, or the document itself.
+    openapi: z.optional(
+      z.union([s.data, z.custom<Record<string, unknown>>(isDocument)], {
+        error:
+          'must be the path of an OpenAPI document (YAML or JSON) or the document as an object',
+      }),
+    ),
     upstream: z.optional(s.upstream),
     upstreamKey: z.optional(s.upstreamKey),
     upstreamTimeout: z.optional(s.upstreamTimeout),
@@ -76,6 +83,10 @@ const makeConfigFileSchema = (s = SETTING_SCHEMAS) =>
     errorCodes: z.optional(s.errorCodes),
     maxBodyBytes: z.optional(s.maxBodyBytes),
   })
+/** An inline document: the object itself is passed on (a key named `__proto__` stays a key). */
+const isDocument = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
 let configFileSchema: ReturnType<typeof makeConfigFileSchema> | undefined
 
 /** The settings' names, as the messages list them. */
@@ -130,6 +141,7 @@ export const parseConfigFile = (value: unknown, file: string): ServeInput => {
   const {
     $schema: _,
     data,
+    openapi,
     sessionTtl,
     upstreamTimeout,
     upstreamMaxBody,
@@ -142,6 +154,8 @@ export const parseConfigFile = (value: unknown, file: string): ServeInput => {
   const input: ServeInput = { ...settings }
   if (data !== undefined) input.dataFile = resolve(dirname(file), data)
   // Files named in the config file are found beside it, whatever the working directory.
+  if (openapi !== undefined)
+    input.openapi = typeof openapi === 'string' ? resolve(dirname(file), openapi) : openapi
   if (record !== undefined) input.record = resolve(dirname(file), record)
   if (replay !== undefined) input.replay = resolve(dirname(file), replay)
   if (upstreamTimeout !== undefined) input.upstreamTimeoutMs = upstreamTimeout

@@ -21,6 +21,8 @@ export interface ServeSettings extends Partial<FidelitySettings> {
   /** `--timeline FILE`: a JSON file holding the start timeline (read by bin.ts). */
   timelineFile: string | undefined
   dataFile: string | undefined
+  /** An OpenAPI document whose operations the sandbox adds (a file path, or the document from a config file). */
+  openapi: string | Readonly<Record<string, unknown>> | undefined
   adminToken: string | undefined
   /** Host names the control API answers besides loopback ones (`--allowed-host`, repeatable). */
   allowedHosts: string[] | undefined
@@ -129,6 +131,7 @@ const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
     timeline: first('timeline'),
     timelineFile: first('timelineFile'),
     dataFile: first('dataFile'),
+    openapi: first('openapi'),
     adminToken: first('adminToken'),
     allowedHosts: first('allowedHosts'),
     basePath: first('basePath'),

@@ -17,6 +17,8 @@ export const ERROR_CODES = {
   validation_failed: 400,
   payload_too_large: 413,
   pet_not_found: 404,
+  // A record of a collection added from an OpenAPI document (contract §20).
+  not_found: 404,
   operation_removed: 410,
   unknown_scenario: 400,
   internal_error: 500,

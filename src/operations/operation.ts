@@ -34,6 +34,8 @@ export interface OperationContext {
   params: Readonly<Record<string, string>>
   /** The pets this request reads and writes (chosen by the state seam). */
   store: PetRecords
+  /** The id of the session the request belongs to (an added operation keeps its own records per session). */
+  session: string
   /** The moment of the request by the sandbox clock, epoch ms. */
   now: number
   settings: SandboxSettings

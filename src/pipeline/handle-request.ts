@@ -126,6 +126,8 @@ function* stages(
   const located = locate(ctx, request)
   if (located === undefined) return null
   const { url, path } = located
+  // Operations added from an OpenAPI document route once it is loaded (contract §20).
+  if (ctx.opening !== undefined) yield ctx.opening
   let match = matchOperation(request.method, path, ctx.routes.router)
   if (match.kind === 'not-found') {
     if (options.passUnknownRoutes === true) return null

@@ -13,6 +13,12 @@ export interface PipelineContext {
   settings: SandboxSettings
   /** The sandbox's operations and router: the contract's, plus any added at its creation (decision 0042). */
   routes: RouteTable
+  /**
+   * Resolves once operations added at start are in `routes` (an OpenAPI
+   * document being loaded, contract §20); undefined then, and always without
+   * one: a request pays one branch for it. Never rejects.
+   */
+  opening?: Promise<void> | undefined
   /** Restricts the sandbox to one origin (from a full `baseUrl`); undefined matches any origin. */
   origin: string | undefined
   scenarios: ScenarioRegistry

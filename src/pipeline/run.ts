@@ -43,7 +43,15 @@ export const run = (ctx: PipelineContext, input: RunInput): Awaitable<SandboxRes
     // Synchronous when the session's store is (memory, decision 0039).
     () =>
       andThen(session.store(scenario), (store) =>
-        operation.run({ request, url, params, store, now, settings: ctx.settings }),
+        operation.run({
+          request,
+          url,
+          params,
+          store,
+          now,
+          settings: ctx.settings,
+          session: session.id,
+        }),
       ),
   )
 }

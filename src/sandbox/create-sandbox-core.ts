@@ -5,8 +5,9 @@ import { ApiError } from '../http/api-error.js'
 import type { Awaitable } from '../http/awaitable.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import { type Har, toHAR } from '../journal/to-har.js'
+import type { OpenApiOperations } from '../openapi/create-openapi-operations.js'
 import type { Operation } from '../operations/operation.js'
-import { createRouteTable } from '../operations/route-table.js'
+import { createRouteTable, type RouteTable } from '../operations/route-table.js'
 import { type Answer, type HandleOptions, handleRequest } from '../pipeline/handle-request.js'
 import type { PipelineContext } from '../pipeline/pipeline-context.js'
 import { builtInScenarios } from '../scenarios/built-in-scenarios.js'
@@ -28,6 +29,7 @@ import { createSessionModes } from '../upstream/session-modes.js'
 import { resolveUpstreamOptions, type SessionMode } from '../upstream/upstream-options.js'
 import { createModeControls } from './mode-controls.js'
 import { type HandleInput, normalizeRequest } from './normalize-request.js'
+import { openOpenApi } from './open-openapi.js'
 import { type ResetOptions, readResetScope } from './reset-options.js'
 import { resolveOptions } from './resolve-options.js'
 import { resolveSticky, type TimelineSetting } from './resolve-sticky.js'
@@ -59,6 +61,12 @@ export interface SandboxCore<S extends string = never> extends SessionControls<S
    * at its creation (own handlers, an OpenAPI document's; decision 0042).
    */
   readonly operations: readonly Operation[]
+  /**
+   * @internal The operations of the `openapi` option's document (contract §20),
+   * once loaded; undefined without the option. What the server's document,
+   * the data file and verify read.
+   */
+  readonly openapi: Promise<OpenApiOperations> | undefined
   /** The one origin the sandbox answers for (from a full `baseUrl`), or undefined for any. */
   readonly origin: string | undefined
   /**
@@ -246,6 +254,45 @@ export const createSandboxCore = <const S extends string = never>(
     instance: options.instance,
   }
 
+  // Operations from an OpenAPI document (contract §20): its code is imported only with the option.
+  // Their records live in this process: with a shared store, instances would disagree, so it is refused.
+  if (options.openapi !== undefined && options.store !== undefined)
+    throw new TypeError(
+      'Failed to create the sandbox: the openapi option cannot be combined with a shared store yet (the document’s records are kept in this process, not in Redis). Drop openapi or store.',
+    )
+  let observed = false
+  const openapi =
+    options.openapi === undefined
+      ? undefined
+      : openOpenApi({
+          source: options.openapi,
+          seed: options.seed,
+          ctx,
+          added: additions.operations ?? [],
+          onSessionEnd(listener) {
+            state.events.on('reset', ({ session }) => listener(session))
+            state.events.on('session', ({ session, type }) => {
+              if (type === 'drop') listener(session)
+            })
+          },
+        })
+  // A document refused while nobody awaits `ready` is reported (a test that never awaits it still sees why).
+  openapi?.catch((error: unknown) => {
+    if (!observed) onError(error)
+  })
+  // The controls' judge reads the table when asked: the document's operations count once loaded.
+  const live: RouteTable = {
+    get router() {
+      return ctx.routes.router
+    },
+    get operations() {
+      return ctx.routes.operations
+    },
+    get ids() {
+      return ctx.routes.ids
+    },
+  }
+
   // Upstream mode (contract §17): its code is imported only when the option is given.
   const upstream =
     options.upstream === undefined ? undefined : resolveUpstreamOptions(options.upstream)
@@ -287,7 +334,7 @@ export const createSandboxCore = <const S extends string = never>(
             now: options.now ?? (() => Date.now()),
           },
           mode: createModeControls(modes, id),
-          routes,
+          routes: live,
         })
       : createSessionControls({
           id,
@@ -295,7 +342,7 @@ export const createSandboxCore = <const S extends string = never>(
           scenarios,
           resolve: () => memory.session(id),
           mode: createModeControls(modes, id),
-          routes,
+          routes: live,
         })
   const own = controlsOf(DEFAULT_SESSION)
   const resetDefault = own.reset
@@ -303,7 +350,7 @@ export const createSandboxCore = <const S extends string = never>(
   const answer = async (request: HandleInput, handleOptions?: HandleOptions) =>
     handleRequest(ctx, normalizeRequest(request), handleOptions)
 
-  return Object.assign(own, {
+  const sandbox = Object.assign(own, {
     reset: async (resetOptions?: ResetOptions) => {
       // Through the state seam, so it holds in memory and on a shared store alike.
       if (readResetScope(resetOptions) === 'all') await dropOtherSessions(state)
@@ -311,6 +358,7 @@ export const createSandboxCore = <const S extends string = never>(
     },
     basePath: settings.basePath,
     operations: routes.operations,
+    openapi,
     origin,
     fidelity: settings.fidelity,
     answer,
@@ -365,7 +413,19 @@ export const createSandboxCore = <const S extends string = never>(
         return memory.dropSession(id)
       },
     },
-  }) satisfies SandboxCore<string> as unknown as SandboxCore<S>
+  }) satisfies SandboxCore<string>
+  if (openapi !== undefined) {
+    // The table grows once the document is loaded; `ready` waits for it (and rejects for a refused one).
+    const sessionReady = Object.getOwnPropertyDescriptor(own, 'ready')?.get?.bind(own)
+    Object.defineProperty(sandbox, 'operations', { get: () => ctx.routes.operations })
+    Object.defineProperty(sandbox, 'ready', {
+      get: () => {
+        observed = true
+        return Promise.all([openapi, sessionReady?.()]).then(() => undefined)
+      },
+    })
+  }
+  return sandbox as unknown as SandboxCore<S>
 }
 
 export type { Answer, HandleInput, HandleOptions }

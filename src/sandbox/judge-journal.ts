@@ -51,19 +51,20 @@ export const createJournalJudge = (
   routes: RouteTable = CONTRACT_ROUTES,
 ): JournalJudge => {
   const load = () => import('../judge/judge-on-demand.js')
-  const tools = judgeToolsFor(routes.operations)
-  const operations = routes.operations
+  // Read when asked: a table completed after creation (an OpenAPI document's operations) counts.
+  const tools = () => judgeToolsFor(routes.operations)
   return {
-    find: async (match) => (await load()).findInJournal(await read(), match, tools),
+    find: async (match) => (await load()).findInJournal(await read(), match, tools()),
     expect: async (match, options) =>
       (await load()).expectInJournal({
         entries: await read(),
         match,
         options,
         session,
-        tools,
+        tools: tools(),
       }),
     report: async () => (await load()).reportClient(await read(), { session }),
-    coverage: async () => (await load()).measureCoverage(await read(), { session, operations }),
+    coverage: async () =>
+      (await load()).measureCoverage(await read(), { session, operations: routes.operations }),
   }
 }

@@ -1,5 +1,6 @@
 import type { KeyOption } from '../auth/key-registry.js'
 import { FIDELITY_SETTING_NAMES, type FidelitySettings } from '../contract/fidelity.js'
+import type { OpenApiSource } from '../openapi/openapi-document.js'
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import type { RateLimiter } from '../rate-limit/rate-limiter.js'
 import type { ScenarioName } from '../scenarios/built-in-scenarios.js'
@@ -98,6 +99,15 @@ export interface SandboxOptions<S extends string = never> extends Partial<Fideli
    */
   upstream?: string | UpstreamOptions
   /**
+   * Operations from an OpenAPI 3.0 or 3.1 document (contract §20), answered
+   * next to the contract's with the same key, quota, sessions and scenarios:
+   * a path to a YAML or JSON file (Node runtimes; relative to the working
+   * directory), or the document as an object. Its paths are below the base
+   * path. Await `sandbox.ready` to see a refused document at start. See
+   * docs/your-endpoints.md.
+   */
+  openapi?: OpenApiSource
+  /**
    * The name journal entries give the instance that answered (`instance`),
    * when several share a store. The standalone server's default on a store:
    * `<host name>:<process id>`; none otherwise.
@@ -130,6 +140,7 @@ export const SANDBOX_OPTION_NAMES = [
   'store',
   'upstream',
   'instance',
+  'openapi',
   ...FIDELITY_SETTING_NAMES,
 ] as const satisfies readonly (keyof SandboxOptions)[]
 

@@ -334,6 +334,14 @@ export const createSandboxServer = <const S extends string = never>(
           : attachDataFile(sandbox, dataFile),
       ])
       openApiDocument = document
+      // Operations from an OpenAPI document (contract §20): in the document the server serves too.
+      if (document !== undefined && sandbox.openapi !== undefined) {
+        const [{ mergeOpenApiDocument }, added] = await Promise.all([
+          import('../openapi/merge-openapi-document.js'),
+          sandbox.openapi,
+        ])
+        openApiDocument = mergeOpenApiDocument(document, added)
+      }
       data = attached
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject)

@@ -121,6 +121,7 @@ export const answerInFront = async (
       params: routed.params,
       store: await session.store(chosen),
       now,
+      session: session.id,
       settings: ctx.settings,
     })
   }

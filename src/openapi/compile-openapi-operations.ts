@@ -1,0 +1,294 @@
+import { createSchemaCompiler, type SchemaCheck } from './compile-schemas.js'
+import { OpenApiDocumentError } from './load-openapi-document.js'
+import {
+  type JsonSchema,
+  OPENAPI_METHODS,
+  type OpenApiDocument,
+  type OpenApiMediaType,
+  type OpenApiOperation,
+  type OpenApiParameter,
+} from './openapi-document.js'
+
+/** A parameter of an added operation, its schema compiled. */
+export interface CompiledParameter {
+  name: string
+  in: 'path' | 'query' | 'header'
+  required: boolean
+  schema: JsonSchema
+  check: SchemaCheck
+}
+
+/** The first success response of an operation: what the sandbox answers. */
+export interface SuccessResponse {
+  status: number
+  /** The JSON schema of its body; undefined for a response without a JSON body (204). */
+  schema: JsonSchema | undefined
+  check: SchemaCheck | undefined
+  /** The document's example for it, when given. */
+  example: { value: unknown } | undefined
+}
+
+/** What a stateful collection (`/things` and `/things/{id}`) keeps and how its records look. */
+export interface CollectionShape {
+  /** The collection's path, e.g. `/categories`. */
+  path: string
+  /** The item path's parameter, e.g. `categoryId`. */
+  idParam: string
+  /** The record's id property (the parameter's name if the schema has it, else `id`). */
+  idField: string
+  idType: 'integer' | 'string'
+  /** The id's `format` (a `uuid` id is made as one). */
+  idFormat: string | undefined
+  /** The schema of one record, and its check. */
+  item: JsonSchema
+  /** The record's properties (those of `allOf` parts merged). */
+  properties: Record<string, JsonSchema>
+  check: SchemaCheck
+}
+
+export type OperationRole = 'list' | 'create' | 'fetch' | 'replace' | 'update' | 'delete' | 'static'
+
+/** One operation of the document the sandbox adds, compiled once at start. */
+export interface CompiledOperation {
+  /** The document's `operationId`, else `METHOD /path/template`. */
+  id: string
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** The path template below the base path, e.g. `/categories/{categoryId}`. */
+  path: string
+  parameters: CompiledParameter[]
+  body: { required: boolean; schema: JsonSchema; check: SchemaCheck } | undefined
+  success: SuccessResponse
+  role: OperationRole
+  collection: CollectionShape | undefined
+}
+
+/** The contract's own operations: a document may not redefine them. */
+const CONTRACT_OPERATIONS = [
+  { id: 'listPets', method: 'GET', path: '/pets' },
+  { id: 'createPet', method: 'POST', path: '/pets' },
+  { id: 'getPet', method: 'GET', path: '/pets/{}' },
+] as const
+
+/** A schema's properties, those of its `allOf` parts included. */
+export const propertiesOf = (schema: JsonSchema): Record<string, JsonSchema> => {
+  const own =
+    typeof schema.properties === 'object' && schema.properties !== null
+      ? (schema.properties as Record<string, JsonSchema>)
+      : {}
+  const parts = Array.isArray(schema.allOf) ? (schema.allOf as JsonSchema[]) : []
+  return Object.assign({}, ...parts.map(propertiesOf), own) as Record<string, JsonSchema>
+}
+
+/** A schema's required properties, those of its `allOf` parts included. */
+export const requiredOf = (schema: JsonSchema): string[] => {
+  const own = Array.isArray(schema.required) ? (schema.required as string[]) : []
+  const parts = Array.isArray(schema.allOf) ? (schema.allOf as JsonSchema[]) : []
+  return [...new Set([...own, ...parts.flatMap(requiredOf)])]
+}
+
+const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+const shapeOf = (template: string): string => template.replace(/\{[^}]*\}/g, '{}')
+
+const jsonContent = (
+  content: Record<string, OpenApiMediaType> | undefined,
+): OpenApiMediaType | undefined => {
+  if (content === undefined) return undefined
+  const type = Object.keys(content).find((t) => /^application\/(.+\+)?json\s*(;|$)/i.test(t))
+  return type === undefined ? undefined : content[type]
+}
+
+const exampleOf = (media: OpenApiMediaType | undefined): { value: unknown } | undefined => {
+  if (media === undefined) return undefined
+  if (media.example !== undefined) return { value: media.example }
+  const first = media.examples === undefined ? undefined : Object.values(media.examples)[0]
+  return first?.value === undefined ? undefined : { value: first.value }
+}
+
+/** Where the document's paths start: below the base path (a `/v1/…` path is taken as relative when the servers do not end in it). */
+const relativePath = (path: string, basePath: string, serversEndInBase: boolean): string =>
+  !serversEndInBase && basePath !== '' && path.startsWith(`${basePath}/`)
+    ? path.slice(basePath.length)
+    : path
+
+const serversEndIn = (document: OpenApiDocument, basePath: string): boolean => {
+  const url = document.servers?.[0]?.url
+  if (typeof url !== 'string') return false
+  const path = url.replace(/^[a-z]+:\/\/[^/]*/i, '').replace(/\/+$/, '')
+  return basePath !== '' && path.endsWith(basePath)
+}
+
+export interface CompileOptions {
+  /** The sandbox's base path, e.g. `/v1`. */
+  basePath: string
+}
+
+/**
+ * Every operation of the document the contract does not define, compiled:
+ * parameters and JSON request bodies with their schemas, the first success
+ * response, and the role each plays (a collection-shaped pair `/things` and
+ * `/things/{id}` is stateful). Throws an OpenApiDocumentError for an operation
+ * that redefines a contract operation, or a path the router cannot take.
+ *
+ * @example
+ * const operations = compileOpenApiOperations(document, { basePath: '/v1' })
+ */
+export const compileOpenApiOperations = (
+  document: OpenApiDocument,
+  options: CompileOptions,
+): CompiledOperation[] => {
+  const dialect = document.openapi.startsWith('3.1') ? '3.1' : '3.0'
+  const compile = createSchemaCompiler(dialect)
+  const serversEndInBase = serversEndIn(document, options.basePath)
+  const found: {
+    method: CompiledOperation['method']
+    path: string
+    operation: OpenApiOperation
+    parameters: OpenApiParameter[]
+  }[] = []
+  const ids = new Set<string>()
+  for (const [rawPath, item] of Object.entries(document.paths ?? {})) {
+    if (typeof item !== 'object' || item === null) continue
+    const path = relativePath(rawPath, options.basePath, serversEndInBase)
+    for (const segment of path.split('/').slice(1)) {
+      const param = /^\{(.*)\}$/.exec(segment)?.[1]
+      if (param !== undefined && !PARAM_NAME.test(param))
+        throw new OpenApiDocumentError(
+          `the path "${rawPath}" has the parameter "{${param}}"; the sandbox takes names of letters, digits and "_". Rename it.`,
+        )
+    }
+    for (const method of OPENAPI_METHODS) {
+      const operation = item[method]
+      if (operation === undefined) continue
+      const upper = method.toUpperCase() as CompiledOperation['method']
+      const clash = CONTRACT_OPERATIONS.find(
+        (c) => (c.method === upper && c.path === shapeOf(path)) || c.id === operation.operationId,
+      )
+      if (clash !== undefined)
+        throw new OpenApiDocumentError(
+          `${upper} ${rawPath}${operation.operationId === undefined ? '' : ` (${operation.operationId})`} redefines the contract's ${clash.id} (${clash.method} ${options.basePath}${clash.path.replace('{}', '{petId}')}). Remove it from the document: the sandbox answers it.`,
+        )
+      const id = operation.operationId ?? `${upper} ${path}`
+      if (ids.has(id))
+        throw new OpenApiDocumentError(`the operationId "${id}" is used twice. Make each unique.`)
+      ids.add(id)
+      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])]
+      found.push({ method: upper, path, operation, parameters })
+    }
+  }
+
+  const compiledParameters = (list: OpenApiParameter[]): CompiledParameter[] => {
+    const byKey = new Map<string, OpenApiParameter>()
+    // An operation's parameter overrides the path item's of the same name and place.
+    for (const p of list) byKey.set(`${p.in}:${p.name}`, p)
+    return [...byKey.values()]
+      .filter((p): p is OpenApiParameter & { in: 'path' | 'query' | 'header' } => p.in !== 'cookie')
+      .map((p) => {
+        const schema = p.schema ?? {}
+        return {
+          name: p.name,
+          in: p.in,
+          required: p.required === true || p.in === 'path',
+          schema,
+          check: compile(schema),
+        }
+      })
+  }
+
+  const successOf = (operation: OpenApiOperation): SuccessResponse => {
+    const responses = operation.responses ?? {}
+    const code = Object.keys(responses)
+      .filter((c) => /^2\d\d$/.test(c))
+      .sort()[0]
+    const response = code === undefined ? undefined : responses[code]
+    const media = jsonContent(response?.content)
+    const schema = media?.schema
+    return {
+      status: code === undefined ? 200 : Number(code),
+      schema,
+      check: schema === undefined ? undefined : compile(schema),
+      example: exampleOf(media),
+    }
+  }
+
+  const byPath = new Map<string, typeof found>()
+  for (const f of found) byPath.set(f.path, [...(byPath.get(f.path) ?? []), f])
+  const collections = new Map<string, CollectionShape>()
+  for (const [path, list] of byPath) {
+    const match = /^(.+)\/\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(path)
+    if (match === null) continue
+    const [, base = '', idParam = ''] = match
+    const onBase = byPath.get(base) ?? []
+    if (onBase.length === 0) continue
+    // The record's shape: the item's GET, else its PUT, else the create's answer.
+    const source =
+      list.find((f) => f.method === 'GET') ??
+      list.find((f) => f.method === 'PUT') ??
+      onBase.find((f) => f.method === 'POST')
+    const item = source === undefined ? undefined : successOf(source.operation).schema
+    if (item === undefined) continue
+    const properties = propertiesOf(item)
+    const idField = Object.hasOwn(properties, idParam)
+      ? idParam
+      : Object.hasOwn(properties, 'id')
+        ? 'id'
+        : undefined
+    if (idField === undefined) continue
+    const idSchema = properties[idField] ?? {}
+    const idType = idSchema.type === 'integer' || idSchema.type === 'number' ? 'integer' : 'string'
+    const idFormat = typeof idSchema.format === 'string' ? idSchema.format : undefined
+    collections.set(base, {
+      path: base,
+      idParam,
+      idField,
+      idType,
+      idFormat,
+      item,
+      properties,
+      check: compile(item),
+    })
+  }
+
+  const roleOf = (
+    method: CompiledOperation['method'],
+    path: string,
+  ): { role: OperationRole; collection?: CollectionShape } => {
+    const own = collections.get(path)
+    if (own !== undefined) {
+      if (method === 'POST') return { role: 'create', collection: own }
+      if (method === 'GET') return { role: 'list', collection: own }
+      return { role: 'static' }
+    }
+    const parent = /^(.+)\/\{[^}]+\}$/.exec(path)?.[1]
+    const collection = parent === undefined ? undefined : collections.get(parent)
+    if (collection === undefined) return { role: 'static' }
+    const role = (
+      { GET: 'fetch', PUT: 'replace', PATCH: 'update', DELETE: 'delete', POST: 'static' } as const
+    )[method]
+    return role === 'static' ? { role } : { role, collection }
+  }
+
+  return found.map(({ method, path, operation, parameters }) => {
+    const media = jsonContent(operation.requestBody?.content)
+    const success = successOf(operation)
+    let { role, collection } = roleOf(method, path)
+    // A list is stateful only when its answer is an array of records.
+    if (role === 'list' && success.schema?.type !== 'array') role = 'static'
+    return {
+      id: operation.operationId ?? `${method} ${path}`,
+      method,
+      path,
+      parameters: compiledParameters(parameters),
+      body:
+        media?.schema === undefined
+          ? undefined
+          : {
+              required: operation.requestBody?.required === true,
+              schema: media.schema,
+              check: compile(media.schema),
+            },
+      success,
+      role,
+      collection: role === 'static' ? undefined : collection,
+    }
+  })
+}

@@ -1,0 +1,187 @@
+import { en, Faker, base as fakerBase } from '@faker-js/faker'
+import type { UrlFields } from '../http/request-url.js'
+import type { SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { SandboxSettings } from '../operations/operation.js'
+import { answerCollection } from './answer-collection.js'
+import { checkBody, checkParameters } from './check-request.js'
+import { type CompiledOperation, compileOpenApiOperations } from './compile-openapi-operations.js'
+import { generateFromSchema } from './generate-from-schema.js'
+import { loadOpenApiDocument } from './load-openapi-document.js'
+import type { OpenApiDocument, OpenApiSource } from './openapi-document.js'
+import {
+  type CollectionSnapshot,
+  loadCollection,
+  type OpenApiRecords,
+  seedCollection,
+  seedFor,
+  snapshotCollection,
+} from './openapi-records.js'
+
+/** Records seeded per collection. */
+export const RECORDS_PER_COLLECTION = 10
+
+/** What an added operation reads of one request (the pipeline's OperationContext fits). */
+export interface OpenApiRequestContext {
+  request: SandboxRequest
+  url: UrlFields
+  params: Readonly<Record<string, string>>
+  settings: SandboxSettings
+  /** The session the request belongs to: whose records it reads and writes. */
+  session: string
+}
+
+/** The document's operations, ready to answer, and the records of every session. */
+export interface OpenApiOperations {
+  /** The document as given, dereferenced (what `/__sandbox/openapi.json` merges in). */
+  readonly document: OpenApiDocument
+  readonly operations: readonly CompiledOperation[]
+  /** Answers one request of one of `operations` (throws ApiError for a refused request). */
+  answer(operation: CompiledOperation, ctx: OpenApiRequestContext): SandboxResponse
+  /** A session's records, created from the seed on first use. */
+  records(session: string): OpenApiRecords
+  /** A session back to the seeded records (a reset), or forgotten (a dropped session). */
+  forget(session: string): void
+  /** Every collection of a session as plain JSON (the data file's form); undefined for a session never used. */
+  snapshot(session: string): Record<string, CollectionSnapshot> | undefined
+  /** Loads a session's collections from plain JSON (a data file). */
+  load(session: string, snapshot: Readonly<Record<string, CollectionSnapshot>>): void
+  /** Sessions whose records were changed since their seed (what a data file keeps). */
+  changed(): string[]
+  /** Called after a request changed a session's records (the data file listens). */
+  onChange: ((session: string) => void) | undefined
+}
+
+export interface CreateOpenApiOptions {
+  source: OpenApiSource
+  basePath: string
+  seed: number
+}
+
+const WRITES = new Set(['create', 'replace', 'update', 'delete'])
+
+/**
+ * Loads the document and compiles its operations once; seeds every
+ * collection once per seed (sessions get copies); answers requests: the
+ * parameters and body checked against the document, then a collection's
+ * records, or the first success response's example or generated body (the
+ * same for every request). Rejects with an OpenApiDocumentError for a
+ * document it cannot use.
+ *
+ * @example
+ * const openapi = await createOpenApiOperations({ source: './extras.yaml', basePath: '/v1', seed: 1 })
+ */
+export const createOpenApiOperations = async (
+  options: CreateOpenApiOptions,
+): Promise<OpenApiOperations> => {
+  const document = await loadOpenApiDocument(options.source)
+  const operations = compileOpenApiOperations(document, { basePath: options.basePath })
+  const faker = new Faker({ locale: [en, fakerBase] })
+  const seeded = new Map<string, CollectionSnapshot>()
+  const shapes = new Map(
+    operations.flatMap((op) =>
+      op.collection === undefined ? [] : [[op.collection.path, op.collection] as const],
+    ),
+  )
+  for (const shape of shapes.values())
+    seeded.set(
+      shape.path,
+      seedCollection(faker, shape, { seed: options.seed, count: RECORDS_PER_COLLECTION }),
+    )
+
+  // Any other operation answers the same body every time: made once, here.
+  const fixed = new Map<CompiledOperation, string | null>()
+  for (const op of operations) {
+    if (op.role !== 'static') continue
+    const { schema, check, example } = op.success
+    if (schema === undefined || check === undefined) {
+      fixed.set(op, example === undefined ? null : JSON.stringify(example.value))
+      continue
+    }
+    // The document's example when it is valid against its own schema; else generated.
+    if (example !== undefined && check(example.value) === true) {
+      fixed.set(op, JSON.stringify(example.value))
+      continue
+    }
+    faker.seed(seedFor(options.seed, op.id))
+    fixed.set(op, JSON.stringify(generateFromSchema(faker, schema)))
+  }
+
+  const sessions = new Map<string, OpenApiRecords>()
+  const changed = new Set<string>()
+  const records = (session: string): OpenApiRecords => {
+    let held = sessions.get(session)
+    if (held === undefined) {
+      held = new Map()
+      for (const [path, shape] of shapes) {
+        const snapshot = seeded.get(path)
+        if (snapshot !== undefined) held.set(path, loadCollection(shape, snapshot))
+      }
+      sessions.set(session, held)
+    }
+    return held
+  }
+
+  const api: OpenApiOperations = {
+    document,
+    operations,
+    onChange: undefined,
+    records,
+    answer(op, ctx) {
+      const values = checkParameters(op, {
+        query: ctx.url.searchParams,
+        params: ctx.params,
+        request: ctx.request,
+      })
+      const body = checkBody(op, ctx.request, { maxBodyBytes: ctx.settings.fidelity.maxBodyBytes })
+      if (op.collection === undefined) {
+        const text = fixed.get(op) ?? null
+        return text === null
+          ? { status: op.success.status, headers: {}, body: null }
+          : {
+              status: op.success.status,
+              headers: { 'Content-Type': 'application/json' },
+              body: text,
+            }
+      }
+      const collection = records(ctx.session).get(op.collection.path)
+      if (collection === undefined)
+        throw new Error(`Failed to find the collection ${op.collection.path}.`)
+      const response = answerCollection({
+        operation: op,
+        shape: op.collection,
+        records: collection,
+        values,
+        body,
+        query: ctx.url.searchParams,
+        base: `${ctx.url.origin}${ctx.settings.basePath}`,
+        fidelity: ctx.settings.fidelity,
+        faker,
+        seed: options.seed,
+      })
+      if (WRITES.has(op.role)) {
+        changed.add(ctx.session)
+        api.onChange?.(ctx.session)
+      }
+      return response
+    },
+    forget(session) {
+      sessions.delete(session)
+      changed.delete(session)
+    },
+    snapshot(session) {
+      const held = sessions.get(session)
+      if (held === undefined) return undefined
+      return Object.fromEntries([...held].map(([path, r]) => [path, snapshotCollection(r)]))
+    },
+    load(session, snapshot) {
+      const held = records(session)
+      for (const [path, shape] of shapes) {
+        const given = snapshot[path]
+        if (given !== undefined) held.set(path, loadCollection(shape, given))
+      }
+      changed.add(session)
+    },
+    changed: () => [...changed],
+  }
+  return api
+}

@@ -1,0 +1,51 @@
+/**
+ * The parts of an OpenAPI 3.0 / 3.1 document the sandbox reads, after every
+ * `$ref` is dereferenced. Loose on purpose: a document is the user's data,
+ * checked where it is read (`compileOpenApiOperations`).
+ */
+export type JsonSchema = Record<string, unknown>
+
+export interface OpenApiParameter {
+  name: string
+  in: 'path' | 'query' | 'header' | 'cookie'
+  required?: boolean
+  schema?: JsonSchema
+}
+
+export interface OpenApiMediaType {
+  schema?: JsonSchema
+  example?: unknown
+  examples?: Record<string, { value?: unknown }>
+}
+
+export interface OpenApiResponse {
+  description?: string
+  content?: Record<string, OpenApiMediaType>
+}
+
+export interface OpenApiOperation {
+  operationId?: string
+  summary?: string
+  parameters?: OpenApiParameter[]
+  requestBody?: { required?: boolean; content?: Record<string, OpenApiMediaType> }
+  responses?: Record<string, OpenApiResponse>
+}
+
+export type OpenApiPathItem = Partial<Record<string, OpenApiOperation>> & {
+  parameters?: OpenApiParameter[]
+}
+
+export interface OpenApiDocument {
+  openapi: string
+  info?: Record<string, unknown>
+  servers?: { url: string }[]
+  paths?: Record<string, OpenApiPathItem>
+  components?: Record<string, unknown>
+}
+
+/** The `openapi` option: a path to a YAML or JSON file (Node runtimes), or the document itself. */
+export type OpenApiSource = string | Readonly<Record<string, unknown>>
+
+/** The HTTP methods an OpenAPI path item may describe, as the sandbox routes them. */
+export const OPENAPI_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
+export type OpenApiMethod = (typeof OPENAPI_METHODS)[number]

@@ -1,0 +1,86 @@
+import type { Faker } from '@faker-js/faker'
+import type { CollectionShape } from './compile-openapi-operations.js'
+import { generateFromSchema } from './generate-from-schema.js'
+
+/** A record of a collection and its place in it (ascending: the order of listing and cursors). */
+export interface StoredRecord {
+  seq: number
+  value: Record<string, unknown>
+}
+
+/** One collection's records in one session. */
+export interface CollectionRecords {
+  /** By id, as text (`String(id)`). */
+  byId: Map<string, StoredRecord>
+  nextSeq: number
+}
+
+/** Every collection of the document, as one session holds them (what a data file keeps). */
+export type OpenApiRecords = Map<string, CollectionRecords>
+
+/** A collection's records as plain JSON (the data file's form). */
+export interface CollectionSnapshot {
+  nextSeq: number
+  records: Record<string, unknown>[]
+}
+
+/** The id of the record at a sequence number, typed as the schema says. */
+export const idFor = (shape: CollectionShape, seq: number): number | string => {
+  if (shape.idType === 'integer') return seq
+  // A uuid, still in order and the same for the same record.
+  if (shape.idFormat === 'uuid')
+    return `00000000-0000-4000-8000-${seq.toString(16).padStart(12, '0')}`
+  return String(seq)
+}
+
+/** A seed per collection, so that adding one leaves the others' records as they were. */
+export const seedFor = (seed: number, name: string): number => {
+  let hash = seed >>> 0
+  for (const char of name) hash = Math.imul(hash ^ char.charCodeAt(0), 16_777_619) >>> 0
+  return hash
+}
+
+/**
+ * The seeded records of a collection: `count` records generated from the item
+ * schema with faker under the collection's seed, ids 1..count assigned by the
+ * sandbox. The same seed gives the same records.
+ *
+ * @example
+ * const snapshot = seedCollection(faker, shape, { seed: 20301205, count: 10 })
+ */
+export const seedCollection = (
+  faker: Faker,
+  shape: CollectionShape,
+  options: { seed: number; count: number },
+): CollectionSnapshot => {
+  faker.seed(seedFor(options.seed, shape.path))
+  const records: Record<string, unknown>[] = []
+  for (let seq = 1; seq <= options.count; seq += 1) {
+    const value = generateFromSchema(faker, shape.item) as Record<string, unknown>
+    records.push({ ...value, [shape.idField]: idFor(shape, seq) })
+  }
+  return { nextSeq: options.count + 1, records }
+}
+
+/** A snapshot loaded as live records (copies: the snapshot stays as it is). */
+export const loadCollection = (
+  shape: CollectionShape,
+  snapshot: CollectionSnapshot,
+): CollectionRecords => {
+  const byId = new Map<string, StoredRecord>()
+  let seq = 0
+  let highest = 0
+  for (const record of snapshot.records) {
+    const id = record[shape.idField]
+    seq = typeof id === 'number' && Number.isSafeInteger(id) && id > seq ? id : seq + 1
+    highest = Math.max(highest, seq)
+    byId.set(String(id), { seq, value: structuredClone(record) })
+  }
+  return { byId, nextSeq: Math.max(snapshot.nextSeq, highest + 1) }
+}
+
+/** The records as plain JSON, in order. */
+export const snapshotCollection = (records: CollectionRecords): CollectionSnapshot => ({
+  nextSeq: records.nextSeq,
+  records: [...records.byId.values()].map((r) => r.value),
+})
