@@ -10,7 +10,7 @@ const LAYERS = [
   ['auth', 'rate-limit', 'db', 'clock', 'journal'],
   ['verify'],
   ['operations'],
-  ['judge'],
+  ['judge', 'pact'],
   ['scenarios'],
   ['state'],
   ['pipeline'],

@@ -29,6 +29,15 @@ export type {
 } from './judge/measure-coverage.js'
 export type { ExpectOptions, MatchValue, RequestMatch } from './judge/request-match.js'
 export type { OperationId } from './operations/operation.js'
+export type {
+  Pact,
+  PactBody,
+  PactExport,
+  PactInteraction,
+  PactOptions,
+  PactProblem,
+  PactProviderState,
+} from './pact/pact-document.js'
 export type { RateLimitOptions } from './rate-limit/rate-limit-options.js'
 export {
   type Answer,
