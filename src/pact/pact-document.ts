@@ -34,10 +34,18 @@ export interface PactRequest {
   generators?: { header: Record<string, PactProviderStateGenerator> }
 }
 
+/** A v4 matching rule: the value must match `regex` (a header that names the consumer's origin). */
+export interface PactRegexRule {
+  combine: 'AND'
+  matchers: { match: 'regex'; regex: string }[]
+}
+
 export interface PactResponse {
   status: number
   headers?: Record<string, string[]>
   body?: PactBody
+  /** Headers holding an absolute URL (`Link`, `Location`) match on any origin. */
+  matchingRules?: { header: Record<string, PactRegexRule> }
 }
 
 export interface PactInteraction {

@@ -12,6 +12,7 @@ import type {
   PactInteraction,
   PactOptions,
   PactProblem,
+  PactRegexRule,
   PactRequest,
 } from './pact-document.js'
 
@@ -110,6 +111,26 @@ const authorizationOf = (
   ]
 }
 
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * Regex rules for the headers that name the origin the client called (`Link`,
+ * `Location`): the provider verified elsewhere answers with its own origin.
+ */
+const originRules = (
+  headers: Record<string, string[]> | undefined,
+  origin: string,
+): Record<string, PactRegexRule> | undefined => {
+  if (headers === undefined || origin === 'null') return undefined
+  const rules: Record<string, PactRegexRule> = {}
+  for (const [name, [value = '']] of Object.entries(headers)) {
+    if (!value.includes(origin)) continue
+    const regex = value.split(origin).map(escapeRegExp).join('https?://[^/>\\s]+')
+    rules[name] = { combine: 'AND', matchers: [{ match: 'regex', regex: `^${regex}$` }] }
+  }
+  return Object.keys(rules).length === 0 ? undefined : rules
+}
+
 /** Why an entry is no interaction (it has no HTTP answer), or undefined. */
 const noAnswer = (entry: JournalEntry): string | undefined => {
   const delivered = (entry as JournalEntry & { delivered?: boolean }).delivered
@@ -147,6 +168,7 @@ const build = (
   const media = mediaOf(entry.response.headers)
   const responseBody = bodyOf(entry.response.body, media)
   const responseHeaders = headersOf(entry.response.headers)
+  const rules = originRules(responseHeaders, url.origin)
   const problems: string[] = []
   if (entry.request.bodyTruncated)
     problems.push('the journal kept only the start of the request body')
@@ -170,6 +192,7 @@ const build = (
       status: entry.status,
       ...(responseHeaders === undefined ? {} : { headers: responseHeaders }),
       ...(responseBody.body === undefined ? {} : { body: responseBody.body }),
+      ...(rules === undefined ? {} : { matchingRules: { header: rules } }),
     },
     pending: false,
   }
