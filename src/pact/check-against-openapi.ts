@@ -151,9 +151,8 @@ const checkValue = (
     if (typeof schema.minItems === 'number' && value.length < schema.minItems)
       out.push(`${where(path)} has fewer than ${schema.minItems} items`)
     if (schema.items !== undefined)
-      value.forEach((item, i) =>
-        checkValue(doc, schema.items, item, path === '' ? String(i) : `${path}.${i}`, out),
-      )
+      for (const [i, item] of value.entries())
+        checkValue(doc, schema.items, item, path === '' ? String(i) : `${path}.${i}`, out)
   }
   if (
     isObject(value) &&

@@ -16,6 +16,10 @@ import type {
   PactRequest,
 } from './pact-document.js'
 
+/** Pact's provider-state expression: the verifier puts in the `apiKey` its state handler returned. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: Pact's expression syntax, not a template.
+const KEY_EXPRESSION = 'Bearer ${apiKey}'
+
 /** What stands for a valid key: the verifier's state handler returns the real one as `apiKey`. */
 export const PACT_KEY_PLACEHOLDER = 'Bearer sandbox-api-key'
 /** What stands for a credential the sandbox refused: refused again when verified. */
@@ -98,7 +102,7 @@ const authorizationOf = (
       header: {
         authorization: {
           type: 'ProviderState',
-          expression: 'Bearer ${apiKey}',
+          expression: KEY_EXPRESSION,
           dataType: 'STRING',
         },
       },
@@ -155,7 +159,9 @@ const build = (
   const query: Record<string, string[]> = {}
   for (const [name, value] of url.searchParams) {
     if (SANDBOX_QUERY.has(name) || isSecretName(name)) continue
-    ;(query[name] ??= []).push(value)
+    const values = query[name] ?? []
+    values.push(value)
+    query[name] = values
   }
   const requestBody = bodyOf(entry.request.body, mediaOf(entry.request.headers))
   const request: PactRequest = { method: entry.method, path: url.pathname }

@@ -71,6 +71,7 @@ describe('sandbox.pact()', () => {
     expect(list?.request.headers?.authorization).toEqual(['Bearer sandbox-api-key'])
     expect(list?.request.generators?.header.authorization).toEqual({
       type: 'ProviderState',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: Pact's expression, not a template.
       expression: 'Bearer ${apiKey}',
       dataType: 'STRING',
     })

@@ -167,8 +167,8 @@ describe('the OpenAPI pre-check', () => {
     expect(
       checkAgainstOpenApi(doc, { ...answer, operationId: 'listPets', status: 503, json: body }),
     ).toEqual([
-      'response body: code is "pet_not_found", not one of "service_unavailable", "session_limit_reached"',
       'response body: status must be integer, got string',
+      'response body: code is "pet_not_found", not one of "service_unavailable", "session_limit_reached"',
       'response body: status is "503", not 503',
     ])
   })
