@@ -1537,6 +1537,65 @@ export interface components {
                 "application/json": components["schemas"]["ReplayMissError"];
             };
         };
+        /** @description The request body is larger than 64 KiB. getPet's answers carry its deprecation headers. */
+        GetPetPayloadTooLarge: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link-SuccessorVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PayloadTooLargeError"];
+            };
+        };
+        /** @description Upstream mode (`--upstream URL`): the upstream could not be reached (`upstream_unavailable`), or with `--strict-upstream` its answer broke the contract (`upstream_contract_violation`). Other 502 answers (a proxy's HTML page, scenarios that emulate one) are added here with their media type. getPet's answers carry its deprecation headers. */
+        GetPetUpstreamBadGateway: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link-SuccessorVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "upstream_unavailable",
+                 *       "message": "The upstream at https://pets.example.com could not be reached: connect ECONNREFUSED.",
+                 *       "status": 502
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpstreamBadGatewayError"];
+            };
+        };
+        /** @description Upstream mode: the upstream did not answer within the upstream timeout (10 s unless `--upstream-timeout`). getPet's answers carry its deprecation headers. */
+        GetPetUpstreamTimeout: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link-SuccessorVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "upstream_timeout",
+                 *       "message": "The upstream did not answer within 10000 ms.",
+                 *       "status": 504
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpstreamTimeoutError"];
+            };
+        };
     };
     parameters: {
         /**
@@ -1871,16 +1930,16 @@ export interface operations {
             404: components["responses"]["GetPetNotFound"];
             405: components["responses"]["MethodNotAllowed"];
             410: components["responses"]["GetPetGone"];
-            413: components["responses"]["PayloadTooLarge"];
+            413: components["responses"]["GetPetPayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["GetPetTooManyRequests"];
             431: components["responses"]["HeaderTooLarge"];
             500: components["responses"]["GetPetInternalError"];
             501: components["responses"]["NotImplemented"];
-            502: components["responses"]["UpstreamBadGateway"];
+            502: components["responses"]["GetPetUpstreamBadGateway"];
             503: components["responses"]["GetPetServiceUnavailable"];
-            504: components["responses"]["UpstreamTimeout"];
+            504: components["responses"]["GetPetUpstreamTimeout"];
         };
     };
     getDashboard: {
