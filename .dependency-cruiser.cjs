@@ -12,7 +12,7 @@ const LAYERS = [
   ['verify'],
   ['operations'],
   ['openapi'],
-  ['judge'],
+  ['judge', 'pact'],
   ['scenarios'],
   ['state'],
   ['pipeline'],

@@ -44,6 +44,15 @@ export type {
   OperationId,
   OperationMethod,
 } from './operations/operation.js'
+export type {
+  Pact,
+  PactBody,
+  PactExport,
+  PactInteraction,
+  PactOptions,
+  PactProblem,
+  PactProviderState,
+} from './pact/pact-document.js'
 export type { RateLimitOptions } from './rate-limit/rate-limit-options.js'
 export {
   type Answer,

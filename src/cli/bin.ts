@@ -68,6 +68,14 @@ if (process.argv[2] === 'report') {
   process.exit(status)
 }
 
+// `petstore-sandbox pact --from FILE.har` (issue 30): a Pact v4 file from a recording.
+if (process.argv[2] === 'pact') {
+  const { runPactCommand } = await import('./pact-command.js')
+  const status = await runPactCommand(process.argv.slice(3), process)
+  await new Promise((resolve) => process.stdout.write('', resolve))
+  process.exit(status)
+}
+
 let command: ReturnType<typeof parseCliArgs>
 try {
   command = parseCliArgs(process.argv.slice(2), process.env)

@@ -27,6 +27,7 @@ export const cliHelp = (scenarios: readonly HelpScenario[]): string => {
        petstore-sandbox init [FILE]   write a commented starter config (default petstore-sandbox.config.mjs)
        petstore-sandbox verify --target URL --key KEY [options]   (see verify --help)
        petstore-sandbox report --from FILE.har   judge a client's recording (see report --help)
+       petstore-sandbox pact --from FILE.har     a Pact v4 file from a recording (see pact --help)
 
 Serves a sandbox of the Pet Store API on http://127.0.0.1:4010/v1. \`verify\` checks a real
 deployment against the spec and writes the config that makes the sandbox answer like it.

@@ -1,3 +1,5 @@
+import type { OperationId } from './operation-ids.js'
+
 /**
  * Every `code` the sandbox answers with, and its HTTP status. This table is the
  * only place a code is tied to a status; the README's and the OpenAPI
@@ -50,3 +52,49 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES
 export const isErrorCode = (value: string): value is ErrorCode => Object.hasOwn(ERROR_CODES, value)
+
+/**
+ * Where each code can be answered: on `every` operation of the API (in some
+ * runtime or mode: the server's HTTP layer, upstream and replay modes,
+ * scenarios), only on the operations listed, on a request that matched no
+ * operation (`unrouted`), or by the `control` API. The OpenAPI document must
+ * list each code under its status on each operation it covers (a test derives
+ * that from this table and the scenarios); a new code does not compile until
+ * it is placed here.
+ */
+export const ERROR_CODE_SCOPES = {
+  missing_api_key: 'every',
+  malformed_authorization: 'every',
+  invalid_api_key: 'every',
+  rate_limit_exceeded: 'every',
+  api_key_banned: 'every',
+  route_not_found: 'unrouted',
+  method_not_allowed: 'every',
+  invalid_parameter: 'every',
+  invalid_content_type: ['createPet'],
+  malformed_json: ['createPet'],
+  validation_failed: ['createPet'],
+  payload_too_large: 'every',
+  pet_not_found: ['getPet'],
+  operation_removed: ['getPet'],
+  unknown_scenario: 'every',
+  internal_error: 'every',
+  service_unavailable: 'every',
+  session_limit_reached: 'every',
+  id_space_exhausted: ['createPet'],
+  upstream_unavailable: 'every',
+  upstream_timeout: 'every',
+  upstream_contract_violation: 'every',
+  replay_miss: 'every',
+  uri_too_long: 'every',
+  expectation_failed: 'every',
+  header_too_large: 'every',
+  not_implemented: 'every',
+  forbidden: 'control',
+  unknown_plan: 'control',
+  key_not_found: 'control',
+  key_exists: 'control',
+  expectation_not_met: 'control',
+  mode_unavailable: 'control',
+  stream_limit_reached: 'control',
+} as const satisfies Record<ErrorCode, 'every' | 'unrouted' | 'control' | readonly OperationId[]>

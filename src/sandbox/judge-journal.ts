@@ -8,6 +8,8 @@ import type { CoverageReport } from '../judge/measure-coverage.js'
 import type { ExpectOptions, RequestMatch } from '../judge/request-match.js'
 import type { Operation } from '../operations/operation.js'
 import { CONTRACT_ROUTES, type RouteTable } from '../operations/route-table.js'
+import type { PactExport, PactOptions } from '../pact/pact-document.js'
+import { checkPactOptions } from '../pact/pact-names.js'
 
 /** The judge's tools: passed in, so its lazily loaded code shares no module with the start-up code. */
 export const JUDGE_TOOLS: JudgeTools = { keyRef, operationIds: OPERATION_IDS }
@@ -33,6 +35,7 @@ export interface JournalJudge {
   expect(match: RequestMatch, options?: ExpectOptions): Promise<JournalEntry[]>
   report(): Promise<ClientReport>
   coverage(): Promise<CoverageReport>
+  pact(options: PactOptions): Promise<PactExport>
 }
 
 /**
@@ -66,5 +69,11 @@ export const createJournalJudge = (
     report: async () => (await load()).reportClient(await read(), { session }),
     coverage: async () =>
       (await load()).measureCoverage(await read(), { session, operations: routes.operations }),
+    pact: async (options) => {
+      // Checked before anything loads: a bad name is the caller's mistake, said at once.
+      const names = checkPactOptions(options)
+      const { pactOfJournal } = await import('../pact/pact-on-demand.js')
+      return pactOfJournal(await read(), names)
+    },
   }
 }

@@ -8,6 +8,7 @@ import type { ClientReport } from '../judge/finding.js'
 import type { CoverageReport } from '../judge/measure-coverage.js'
 import type { ExpectOptions, RequestMatch } from '../judge/request-match.js'
 import type { RouteTable } from '../operations/route-table.js'
+import type { PactExport, PactOptions } from '../pact/pact-document.js'
 import type { ScenarioName } from '../scenarios/built-in-scenarios.js'
 import type { Scenario } from '../scenarios/define-scenario.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
@@ -118,6 +119,17 @@ export interface SessionControls<S extends string = never> {
    * const { operations } = await sandbox.coverage()
    */
   coverage(): Promise<CoverageReport>
+  /**
+   * The session's journal as a Pact v4 file (contract §21, docs/pact.md): one
+   * interaction per distinct exchange, the scenario as the provider state, no
+   * secret and no time- or quota-bound header; `problems` lists the exchanges
+   * the OpenAPI pre-check refused (left out of the pact), `skipped` the faults
+   * without an HTTP answer. Throws a TypeError for a missing or bad name.
+   *
+   * @example
+   * const { pact, problems } = await sandbox.pact({ consumer: 'web-app', provider: 'pet-store' })
+   */
+  pact(options: PactOptions): Promise<PactExport>
   /** How the session answers: `sandbox`, or in front of an upstream, `upstream` or `replay` (contract §17). */
   readonly mode: ModeControls
 }
@@ -203,6 +215,7 @@ export const createSessionControls = (input: {
     requests: { find: judge.find, expect: judge.expect },
     report: judge.report,
     coverage: judge.coverage,
+    pact: judge.pact,
     mode,
   }
 }

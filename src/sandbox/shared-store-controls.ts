@@ -114,6 +114,7 @@ export const createSharedStoreControls = (input: {
     requests: { find: judge.find, expect: judge.expect },
     report: judge.report,
     coverage: judge.coverage,
+    pact: judge.pact,
     mode,
   }
 }

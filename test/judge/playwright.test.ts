@@ -146,5 +146,11 @@ describe('installSandbox (the page routed to the sandbox in the test process)', 
     ])
     const report = await sandbox.report()
     expect(report.findings.map((f) => f.rule)).toEqual(['duplicate-create-after-failure'])
+    // The same journal as a pact (issue 30): the answer the page gave up on is no interaction.
+    const { pact, skipped } = await sandbox.pact({ consumer: 'page', provider: 'pet-store' })
+    expect(pact.interactions.map((i) => i.description)).toEqual(['createPet: 201'])
+    expect(skipped).toEqual([
+      { seq: sandbox.journal.list()[0]?.seq, reason: 'the client went away before the answer' },
+    ])
   })
 })

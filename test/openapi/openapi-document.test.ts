@@ -43,6 +43,15 @@ const component = (name: string): unknown => doc.inline(doc.at(`/components/sche
 
 /** The `code` enum and `status` const an error schema narrows `Error` to, or undefined for another schema. */
 const errorNarrowing = (schema: JsonObject): { codes: string[]; status: unknown } | undefined => {
+  // A status with codes of two shapes (getPet's 404: pet_not_found, replay_miss): one of two narrowings.
+  if (Array.isArray(schema.oneOf)) {
+    const each = schema.oneOf.map((member) =>
+      doc.isObject(member) ? errorNarrowing(doc.at(String(member.$ref).slice(1))) : undefined,
+    )
+    if (each.some((n) => n === undefined) || new Set(each.map((n) => n?.status)).size !== 1)
+      return undefined
+    return { codes: each.flatMap((n) => n?.codes ?? []), status: each[0]?.status }
+  }
   const parts = Array.isArray(schema.allOf) ? schema.allOf.filter(doc.isObject) : []
   if (!parts.some((part) => part.$ref === '#/components/schemas/Error')) return undefined
   const properties = parts.map((part) => part.properties).find(doc.isObject)

@@ -160,8 +160,8 @@ describe('checkResponseAgainstOpenApi', () => {
 
   describe('reports what breaks the document', () => {
     it('an undeclared status', () => {
-      expect(check('GET', '/pets', { status: 404, headers: API, body: error('x', 404) })).toEqual([
-        'status 404 is not declared for listPets',
+      expect(check('GET', '/pets', { status: 409, headers: API, body: error('x', 409) })).toEqual([
+        'status 409 is not declared for listPets',
       ])
     })
 

@@ -28,7 +28,13 @@ import { writeNow } from '../write-sandbox-response.js'
 import { answerMode, MODE_BODY } from './answer-mode.js'
 import { checkControlOrigin } from './check-control-origin.js'
 import type { ControlAccess } from './create-control-access.js'
-import { coverRequests, expectRequests, listRequests, reportRequests } from './judge-routes.js'
+import {
+  coverRequests,
+  expectRequests,
+  listRequests,
+  pactRequests,
+  reportRequests,
+} from './judge-routes.js'
 import { showKey } from './mask-key.js'
 import { EXPECT_BODY } from './read-request-filters.js'
 import { resetsEverySession } from './resets-every-session.js'
@@ -335,6 +341,8 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
   .add('GET', '/coverage', async (ctx, { session }) =>
     coverRequests(session, ctx.sandbox.operations),
   )
+  // Contract §21: the journal as a Pact v4 file (docs/pact.md).
+  .add('GET', '/pact', async (_ctx, { session, url }) => pactRequests(session, url))
   // The journal as an HTTP Archive: opens in browser devtools, replays with routeFromHAR.
   .add('GET', '/requests.har', async (_ctx, { session }) =>
     jsonResponse(200, toHAR(await session.listJournal()), {

@@ -1,4 +1,5 @@
 import { ApiError } from '../../http/api-error.js'
+import { invalidParameter, repeatedParameter } from '../../http/errors.js'
 import { jsonResponse } from '../../http/json-response.js'
 import type { SandboxResponse } from '../../http/types.js'
 import { compareEntry, findRequests } from '../../judge/compare-entry.js'
@@ -7,6 +8,7 @@ import type { JudgeTools } from '../../judge/judge-tools.js'
 import { measureCoverage } from '../../judge/measure-coverage.js'
 import { reportClient } from '../../judge/report-client.js'
 import type { Operation } from '../../operations/operation.js'
+import { pactNameProblem } from '../../pact/pact-names.js'
 import { JUDGE_TOOLS } from '../../sandbox/judge-journal.js'
 import type { SessionState } from '../../state/sandbox-state.js'
 import { type ExpectBody, readRequestFilters, toRequestMatch } from './read-request-filters.js'
@@ -87,3 +89,25 @@ export const coverRequests = async (
     200,
     measureCoverage(await session.listJournal(), { session: session.id, operations }),
   )
+
+/**
+ * `GET /__sandbox/pact?consumer=NAME&provider=NAME`: the session's journal as
+ * a Pact v4 file, `{ pact, problems, skipped }` (contract §21); a missing,
+ * repeated or bad name is 400 `invalid_parameter` naming it.
+ *
+ * @example
+ * await pactRequests(session, new URL('http://x/__sandbox/pact?consumer=web&provider=pets'))
+ */
+export const pactRequests = async (session: SessionState, url: URL): Promise<SandboxResponse> => {
+  const names: Record<'consumer' | 'provider', string> = { consumer: '', provider: '' }
+  for (const name of ['consumer', 'provider'] as const) {
+    const given = url.searchParams.getAll(name)
+    if (given.length > 1) throw repeatedParameter(name)
+    const problem =
+      given.length === 0 ? 'is required (the name a Pact broker shows)' : pactNameProblem(given[0])
+    if (problem !== undefined) throw invalidParameter(name, problem)
+    names[name] = given[0] as string
+  }
+  const { pactOfJournal } = await import('../../pact/pact-on-demand.js')
+  return jsonResponse(200, pactOfJournal(await session.listJournal(), names))
+}

@@ -17,7 +17,10 @@ export interface paths {
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
-                /** @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs. */
+                /**
+                 * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
+                 * @example worker-1
+                 */
                 __session?: components["parameters"]["SessionFlag"];
             };
             header?: {
@@ -26,7 +29,10 @@ export interface paths {
                  * @example unavailable
                  */
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
-                /** @description Sandbox extension: the session of this request, as `__session` (which wins). */
+                /**
+                 * @description Sandbox extension: the session of this request, as `__session` (which wins).
+                 * @example worker-1
+                 */
                 "X-Sandbox-Session"?: components["parameters"]["SessionHeader"];
             };
             path?: never;
@@ -62,7 +68,10 @@ export interface paths {
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
-                /** @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs. */
+                /**
+                 * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
+                 * @example worker-1
+                 */
                 __session?: components["parameters"]["SessionFlag"];
             };
             header?: {
@@ -71,11 +80,17 @@ export interface paths {
                  * @example unavailable
                  */
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
-                /** @description Sandbox extension: the session of this request, as `__session` (which wins). */
+                /**
+                 * @description Sandbox extension: the session of this request, as `__session` (which wins).
+                 * @example worker-1
+                 */
                 "X-Sandbox-Session"?: components["parameters"]["SessionHeader"];
             };
             path: {
-                /** @description Identifier of the pet: a decimal integer from 1 to 2^53 - 1. Anything else is 400 `invalid_parameter`; a well-formed id that matches no pet is 404 `pet_not_found`. */
+                /**
+                 * @description Identifier of the pet: a decimal integer from 1 to 2^53 - 1. Anything else is 400 `invalid_parameter`; a well-formed id that matches no pet is 404 `pet_not_found`.
+                 * @example 1
+                 */
                 petId: components["parameters"]["PetId"];
             };
             cookie?: never;
@@ -228,7 +243,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description The API key to revoke. */
+                /**
+                 * @description The API key to revoke.
+                 * @example my-test-key
+                 */
                 key: string;
             };
             cookie?: never;
@@ -347,12 +365,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/pact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The journal as a Pact v4 file
+         * @description The selected session's journal as a Pact file (contract §21): one `Synchronous/HTTP` interaction per distinct exchange (method, path, query, request body, status, response body), described by operation and outcome (`listPets: 200`), the scenario as the provider state (`scenario unavailable`); `Date`, `X-RateLimit-*`, `Retry-After` and every secret left out, `Authorization` a placeholder the verifier fills from the provider state. Each answer is checked against this document first: refused exchanges are in `problems`, not in the pact. Takes the session selector.
+         */
+        get: operations["exportPact"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/assets/{name}": {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description A file name of the built page, with its content hash (`dashboard-HASH.js`, `dashboard-HASH.css`). */
+                /**
+                 * @description A file name of the built page, with its content hash (`dashboard-HASH.js`, `dashboard-HASH.css`).
+                 * @example dashboard.js
+                 */
                 name: string;
             };
             cookie?: never;
@@ -435,7 +476,10 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                /** @description A key's `ref` from `GET /__sandbox/quotas`. */
+                /**
+                 * @description A key's `ref` from `GET /__sandbox/quotas`.
+                 * @example 4a8d0c2e
+                 */
                 ref: string;
             };
             cookie?: never;
@@ -979,6 +1023,29 @@ export interface components {
             /** @constant */
             status?: 400;
         };
+        /** @description getPet's 404: `pet_not_found`, or in replay mode `replay_miss`. */
+        GetPetNotFoundError: components["schemas"]["PetNotFoundError"] | components["schemas"]["ReplayMissError"];
+        /** @description A session's journal as a Pact file (specification v4, `Synchronous/HTTP` interactions; docs/pact.md), the exchanges the OpenAPI pre-check refused, and the faults that had no HTTP answer. */
+        SandboxPact: {
+            /** @description The Pact file: `consumer`, `provider`, `interactions`, `metadata.pactSpecification.version` `4.0`. Write it as is to publish it. */
+            pact: {
+                consumer: Record<string, never>;
+                provider: Record<string, never>;
+                interactions: Record<string, never>[];
+                metadata: Record<string, never>;
+            };
+            /** @description Exchanges left out of the pact: the OpenAPI document refuses their answer (a status not declared, a property not declared...), or the journal cut a body. */
+            problems: {
+                interaction: string;
+                seqs: number[];
+                problems: string[];
+            }[];
+            /** @description Journal entries with no HTTP answer (a transport fault, a partial answer, a client that went away): never interactions. */
+            skipped: {
+                seq: number;
+                reason: string;
+            }[];
+        };
     };
     responses: {
         /** @description An invalid or repeated query parameter (`invalid_parameter`, naming it in `details`), or an unknown scenario (`unknown_scenario`). */
@@ -1152,7 +1219,7 @@ export interface components {
                 "application/json": components["schemas"]["UnauthorizedError"];
             };
         };
-        /** @description No pet has this id. */
+        /** @description No pet has this id (`pet_not_found`), or in replay mode the recording holds no answer for the request (`replay_miss`). */
         GetPetNotFound: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1164,7 +1231,7 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["PetNotFoundError"];
+                "application/json": components["schemas"]["GetPetNotFoundError"];
             };
         };
         /** @description The operation was removed (from the sunset date on, by the sandbox clock, or in the `sunset` scenario). Use `GET /pets` with the `status` filter. */
@@ -1343,15 +1410,213 @@ export interface components {
                 "application/json": components["schemas"]["ModeUnavailableError"];
             };
         };
+        /** @description Standalone server (contract §15): the request target is longer than 8 KiB. Answered before routing: no rate-limit headers. */
+        UriTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "uri_too_long",
+                 *       "message": "The request target is longer than 8192 bytes.",
+                 *       "status": 414
+                 *     }
+                 */
+                "application/json": components["schemas"]["UriTooLongError"];
+            };
+        };
+        /** @description Standalone server: an `Expect` header other than `100-continue`. Answered before routing: no rate-limit headers. */
+        ExpectationFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "expectation_failed",
+                 *       "message": "Only \"Expect: 100-continue\" is supported.",
+                 *       "status": 417
+                 *     }
+                 */
+                "application/json": components["schemas"]["ExpectationFailedError"];
+            };
+        };
+        /** @description Standalone server: more than 100 header lines, or headers over 16 KiB. Answered before routing: no rate-limit headers. */
+        HeaderTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "header_too_large",
+                 *       "message": "The request headers are larger than 16384 bytes.",
+                 *       "status": 431
+                 *     }
+                 */
+                "application/json": components["schemas"]["HeaderTooLargeError"];
+            };
+        };
+        /** @description Standalone server: a `Transfer-Encoding` other than `chunked`. Answered before routing: no rate-limit headers. */
+        NotImplemented: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "not_implemented",
+                 *       "message": "Transfer-Encoding \"gzip, chunked\" is not supported: send the body as is or chunked.",
+                 *       "status": 501
+                 *     }
+                 */
+                "application/json": components["schemas"]["NotImplementedError"];
+            };
+        };
+        /** @description Upstream mode (`--upstream URL`): the upstream could not be reached (`upstream_unavailable`), or with `--strict-upstream` its answer broke the contract (`upstream_contract_violation`). Other 502 answers (a proxy's HTML page, scenarios that emulate one) are added here with their media type. */
+        UpstreamBadGateway: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "upstream_unavailable",
+                 *       "message": "The upstream at https://pets.example.com could not be reached: connect ECONNREFUSED.",
+                 *       "status": 502
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpstreamBadGatewayError"];
+            };
+        };
+        /** @description Upstream mode: the upstream did not answer within the upstream timeout (10 s unless `--upstream-timeout`). */
+        UpstreamTimeout: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "upstream_timeout",
+                 *       "message": "The upstream did not answer within 10000 ms.",
+                 *       "status": 504
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpstreamTimeoutError"];
+            };
+        };
+        /** @description Replay mode (`--replay FILE`): the recording holds no answer for this request; `details[0].message` names it. */
+        ReplayMiss: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "replay_miss",
+                 *       "message": "The recording holds no answer for GET /v1/pets?limit=5.",
+                 *       "status": 404,
+                 *       "details": [
+                 *         {
+                 *           "field": "(request)",
+                 *           "message": "GET /v1/pets?limit=5"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReplayMissError"];
+            };
+        };
+        /** @description The request body is larger than 64 KiB. getPet's answers carry its deprecation headers. */
+        GetPetPayloadTooLarge: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link-SuccessorVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PayloadTooLargeError"];
+            };
+        };
+        /** @description Upstream mode (`--upstream URL`): the upstream could not be reached (`upstream_unavailable`), or with `--strict-upstream` its answer broke the contract (`upstream_contract_violation`). Other 502 answers (a proxy's HTML page, scenarios that emulate one) are added here with their media type. getPet's answers carry its deprecation headers. */
+        GetPetUpstreamBadGateway: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link-SuccessorVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "upstream_unavailable",
+                 *       "message": "The upstream at https://pets.example.com could not be reached: connect ECONNREFUSED.",
+                 *       "status": 502
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpstreamBadGatewayError"];
+            };
+        };
+        /** @description Upstream mode: the upstream did not answer within the upstream timeout (10 s unless `--upstream-timeout`). getPet's answers carry its deprecation headers. */
+        GetPetUpstreamTimeout: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Deprecation: components["headers"]["Deprecation"];
+                Sunset: components["headers"]["Sunset"];
+                Link: components["headers"]["Link-SuccessorVersion"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "code": "upstream_timeout",
+                 *       "message": "The upstream did not answer within 10000 ms.",
+                 *       "status": 504
+                 *     }
+                 */
+                "application/json": components["schemas"]["UpstreamTimeoutError"];
+            };
+        };
     };
     parameters: {
-        /** @description Maximum number of pets returned: an integer from 1 to 100 in canonical decimal form. Anything else, or a repeated `limit`, is 400 `invalid_parameter`. With the `limitOutOfRange: "clamp"` setting (contract §16), an integer out of range is clamped to 1-100 and anything else means 20. */
+        /**
+         * @description Maximum number of pets returned: an integer from 1 to 100 in canonical decimal form. Anything else, or a repeated `limit`, is 400 `invalid_parameter`. With the `limitOutOfRange: "clamp"` setting (contract §16), an integer out of range is clamped to 1-100 and anything else means 20.
+         * @example 20
+         */
         Limit: number;
-        /** @description Only pets with this status. Another value, or a repeated `status`, is 400 `invalid_parameter`. With the `unknownStatusFilter` setting, a value that is not a PetStatus lists every pet (`ignore`) or none (`empty`) instead. */
+        /**
+         * @description Only pets with this status. Another value, or a repeated `status`, is 400 `invalid_parameter`. With the `unknownStatusFilter` setting, a value that is not a PetStatus lists every pet (`ignore`) or none (`empty`) instead.
+         * @example available
+         */
         Status: components["schemas"]["PetStatus"];
-        /** @description Sandbox extension: the opaque token from the previous page's `Link: rel="next"`. It means "after this position", so pages stay stable while pets are created. A token the sandbox did not issue, or a repeated `cursor`, is 400 `invalid_parameter`. Only with the default `pagination: "cursor"` setting; under `offset` or `none` it is an unknown parameter and ignored. */
+        /**
+         * @description Sandbox extension: the opaque token from the previous page's `Link: rel="next"`. It means "after this position", so pages stay stable while pets are created. A token the sandbox did not issue, or a repeated `cursor`, is 400 `invalid_parameter`. Only with the default `pagination: "cursor"` setting; under `offset` or `none` it is an unknown parameter and ignored.
+         * @example c2FuZGJveDoy
+         */
         Cursor: string;
-        /** @description Identifier of the pet: a decimal integer from 1 to 2^53 - 1. Anything else is 400 `invalid_parameter`; a well-formed id that matches no pet is 404 `pet_not_found`. */
+        /**
+         * @description Identifier of the pet: a decimal integer from 1 to 2^53 - 1. Anything else is 400 `invalid_parameter`; a well-formed id that matches no pet is 404 `pet_not_found`.
+         * @example 1
+         */
         PetId: components["schemas"]["Id"];
         /**
          * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail). Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
@@ -1368,11 +1633,20 @@ export interface components {
          * @example unavailable
          */
         ScenarioHeader: string;
-        /** @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs. */
+        /**
+         * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
+         * @example worker-1
+         */
         SessionFlag: string;
-        /** @description Sandbox extension: the session of this request, as `__session` (which wins). */
+        /**
+         * @description Sandbox extension: the session of this request, as `__session` (which wins).
+         * @example worker-1
+         */
         SessionHeader: string;
-        /** @description Only with the `pagination: "offset"` setting (contract §16): how many matching pets to skip, a whole number; the `Link: rel="next"` then carries `offset`. Anything else, or a repeated `offset`, is 400 `invalid_parameter`. Ignored under the default `cursor` paging. */
+        /**
+         * @description Only with the `pagination: "offset"` setting (contract §16): how many matching pets to skip, a whole number; the `Link: rel="next"` then carries `offset`. Anything else, or a repeated `offset`, is 400 `invalid_parameter`. Ignored under the default `cursor` paging.
+         * @example 40
+         */
         Offset: number;
     };
     requestBodies: never;
@@ -1419,15 +1693,30 @@ export interface operations {
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
-                /** @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs. */
+                /**
+                 * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
+                 * @example worker-1
+                 */
                 __session?: components["parameters"]["SessionFlag"];
-                /** @description Maximum number of pets returned: an integer from 1 to 100 in canonical decimal form. Anything else, or a repeated `limit`, is 400 `invalid_parameter`. With the `limitOutOfRange: "clamp"` setting (contract §16), an integer out of range is clamped to 1-100 and anything else means 20. */
+                /**
+                 * @description Maximum number of pets returned: an integer from 1 to 100 in canonical decimal form. Anything else, or a repeated `limit`, is 400 `invalid_parameter`. With the `limitOutOfRange: "clamp"` setting (contract §16), an integer out of range is clamped to 1-100 and anything else means 20.
+                 * @example 20
+                 */
                 limit?: components["parameters"]["Limit"];
-                /** @description Only pets with this status. Another value, or a repeated `status`, is 400 `invalid_parameter`. With the `unknownStatusFilter` setting, a value that is not a PetStatus lists every pet (`ignore`) or none (`empty`) instead. */
+                /**
+                 * @description Only pets with this status. Another value, or a repeated `status`, is 400 `invalid_parameter`. With the `unknownStatusFilter` setting, a value that is not a PetStatus lists every pet (`ignore`) or none (`empty`) instead.
+                 * @example available
+                 */
                 status?: components["parameters"]["Status"];
-                /** @description Sandbox extension: the opaque token from the previous page's `Link: rel="next"`. It means "after this position", so pages stay stable while pets are created. A token the sandbox did not issue, or a repeated `cursor`, is 400 `invalid_parameter`. Only with the default `pagination: "cursor"` setting; under `offset` or `none` it is an unknown parameter and ignored. */
+                /**
+                 * @description Sandbox extension: the opaque token from the previous page's `Link: rel="next"`. It means "after this position", so pages stay stable while pets are created. A token the sandbox did not issue, or a repeated `cursor`, is 400 `invalid_parameter`. Only with the default `pagination: "cursor"` setting; under `offset` or `none` it is an unknown parameter and ignored.
+                 * @example c2FuZGJveDoy
+                 */
                 cursor?: components["parameters"]["Cursor"];
-                /** @description Only with the `pagination: "offset"` setting (contract §16): how many matching pets to skip, a whole number; the `Link: rel="next"` then carries `offset`. Anything else, or a repeated `offset`, is 400 `invalid_parameter`. Ignored under the default `cursor` paging. */
+                /**
+                 * @description Only with the `pagination: "offset"` setting (contract §16): how many matching pets to skip, a whole number; the `Link: rel="next"` then carries `offset`. Anything else, or a repeated `offset`, is 400 `invalid_parameter`. Ignored under the default `cursor` paging.
+                 * @example 40
+                 */
                 offset?: components["parameters"]["Offset"];
             };
             header?: {
@@ -1436,7 +1725,10 @@ export interface operations {
                  * @example unavailable
                  */
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
-                /** @description Sandbox extension: the session of this request, as `__session` (which wins). */
+                /**
+                 * @description Sandbox extension: the session of this request, as `__session` (which wins).
+                 * @example worker-1
+                 */
                 "X-Sandbox-Session"?: components["parameters"]["SessionHeader"];
             };
             path?: never;
@@ -1470,10 +1762,18 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["ReplayMiss"];
             405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeaderTooLarge"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["UpstreamBadGateway"];
             503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
         };
     };
     createPet: {
@@ -1489,7 +1789,10 @@ export interface operations {
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
-                /** @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs. */
+                /**
+                 * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
+                 * @example worker-1
+                 */
                 __session?: components["parameters"]["SessionFlag"];
             };
             header?: {
@@ -1498,7 +1801,10 @@ export interface operations {
                  * @example unavailable
                  */
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
-                /** @description Sandbox extension: the session of this request, as `__session` (which wins). */
+                /**
+                 * @description Sandbox extension: the session of this request, as `__session` (which wins).
+                 * @example worker-1
+                 */
                 "X-Sandbox-Session"?: components["parameters"]["SessionHeader"];
             };
             path?: never;
@@ -1539,11 +1845,18 @@ export interface operations {
             };
             400: components["responses"]["CreatePetBadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["ReplayMiss"];
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["TooManyRequests"];
+            431: components["responses"]["HeaderTooLarge"];
             500: components["responses"]["InternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["UpstreamBadGateway"];
             503: components["responses"]["ServiceUnavailable"];
+            504: components["responses"]["UpstreamTimeout"];
             507: components["responses"]["IdSpaceExhausted"];
         };
     };
@@ -1560,7 +1873,10 @@ export interface operations {
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
-                /** @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs. */
+                /**
+                 * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
+                 * @example worker-1
+                 */
                 __session?: components["parameters"]["SessionFlag"];
             };
             header?: {
@@ -1569,11 +1885,17 @@ export interface operations {
                  * @example unavailable
                  */
                 "X-Sandbox-Scenario"?: components["parameters"]["ScenarioHeader"];
-                /** @description Sandbox extension: the session of this request, as `__session` (which wins). */
+                /**
+                 * @description Sandbox extension: the session of this request, as `__session` (which wins).
+                 * @example worker-1
+                 */
                 "X-Sandbox-Session"?: components["parameters"]["SessionHeader"];
             };
             path: {
-                /** @description Identifier of the pet: a decimal integer from 1 to 2^53 - 1. Anything else is 400 `invalid_parameter`; a well-formed id that matches no pet is 404 `pet_not_found`. */
+                /**
+                 * @description Identifier of the pet: a decimal integer from 1 to 2^53 - 1. Anything else is 400 `invalid_parameter`; a well-formed id that matches no pet is 404 `pet_not_found`.
+                 * @example 1
+                 */
                 petId: components["parameters"]["PetId"];
             };
             cookie?: never;
@@ -1608,9 +1930,16 @@ export interface operations {
             404: components["responses"]["GetPetNotFound"];
             405: components["responses"]["MethodNotAllowed"];
             410: components["responses"]["GetPetGone"];
+            413: components["responses"]["GetPetPayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            417: components["responses"]["ExpectationFailed"];
             429: components["responses"]["GetPetTooManyRequests"];
+            431: components["responses"]["HeaderTooLarge"];
             500: components["responses"]["GetPetInternalError"];
+            501: components["responses"]["NotImplemented"];
+            502: components["responses"]["GetPetUpstreamBadGateway"];
             503: components["responses"]["GetPetServiceUnavailable"];
+            504: components["responses"]["GetPetUpstreamTimeout"];
         };
     };
     getDashboard: {
@@ -1674,7 +2003,10 @@ export interface operations {
     resetSandbox: {
         parameters: {
             query?: {
-                /** @description `all`: reset `default` and drop every other session with its keys. Not with a session selector (`__session`, `X-Sandbox-Session`), which is 400 `invalid_parameter`, as are another value and a repeated parameter. */
+                /**
+                 * @description `all`: reset `default` and drop every other session with its keys. Not with a session selector (`__session`, `X-Sandbox-Session`), which is 400 `invalid_parameter`, as are another value and a repeated parameter.
+                 * @example all
+                 */
                 sessions?: "all";
             };
             header?: never;
@@ -1881,7 +2213,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The API key to revoke. */
+                /**
+                 * @description The API key to revoke.
+                 * @example my-test-key
+                 */
                 key: string;
             };
             cookie?: never;
@@ -1904,17 +2239,35 @@ export interface operations {
     listRequests: {
         parameters: {
             query?: {
-                /** @description The method; repeat for any of several. */
+                /**
+                 * @description The method; repeat for any of several.
+                 * @example POST
+                 */
                 method?: string;
-                /** @description The path exactly, or a pattern with `:param` segments. */
+                /**
+                 * @description The path exactly, or a pattern with `:param` segments.
+                 * @example /v1/pets/:petId
+                 */
                 path?: string;
-                /** @description A regular expression (JavaScript syntax) tested on the path, run by RE2 in linear time. 400 `invalid_parameter`, naming `pathRegExp` and why, when it is not a regular expression, uses a backreference or lookaround, has a repetition count over 1000, is over 256 characters or compiles to over 1000 instructions. */
+                /**
+                 * @description A regular expression (JavaScript syntax) tested on the path, run by RE2 in linear time. 400 `invalid_parameter`, naming `pathRegExp` and why, when it is not a regular expression, uses a backreference or lookaround, has a repetition count over 1000, is over 256 characters or compiles to over 1000 instructions.
+                 * @example ^/v1/pets/\d+$
+                 */
                 pathRegExp?: string;
-                /** @description The status; repeat for any of several; `none` for a failed connection. */
+                /**
+                 * @description The status; repeat for any of several; `none` for a failed connection.
+                 * @example 429
+                 */
                 status?: string;
-                /** @description The routed operation. */
+                /**
+                 * @description The routed operation.
+                 * @example createPet
+                 */
                 operation?: "listPets" | "createPet" | "getPet";
-                /** @description JSON the request body must hold. */
+                /**
+                 * @description JSON the request body must hold.
+                 * @example {"name":"Rex"}
+                 */
                 body?: string;
             };
             header?: never;
@@ -2091,12 +2444,71 @@ export interface operations {
             429: components["responses"]["ControlTooManyRequests"];
         };
     };
+    exportPact: {
+        parameters: {
+            query: {
+                /**
+                 * @description The consumer's name as a Pact broker shows it: 1-200 characters, not only whitespace, no control characters. Missing, repeated or otherwise bad: 400 `invalid_parameter` naming `consumer`.
+                 * @example web-app
+                 */
+                consumer: string;
+                /**
+                 * @description The provider's name as a Pact broker shows it: 1-200 characters, not only whitespace, no control characters. Missing, repeated or otherwise bad: 400 `invalid_parameter` naming `provider`.
+                 * @example pet-store
+                 */
+                provider: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pact, and what was left out. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxPact"];
+                };
+            };
+            /** @description `consumer` or `provider` missing, repeated or bad (`invalid_parameter`, naming it in `details[0].field`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "invalid_parameter",
+                     *       "message": "The parameter \"consumer\" is required (the name a Pact broker shows).",
+                     *       "status": 400,
+                     *       "details": [
+                     *         {
+                     *           "field": "consumer",
+                     *           "message": "is required (the name a Pact broker shows)"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ControlInvalidParameterError"];
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+        };
+    };
     getDashboardAsset: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                /** @description A file name of the built page, with its content hash (`dashboard-HASH.js`, `dashboard-HASH.css`). */
+                /**
+                 * @description A file name of the built page, with its content hash (`dashboard-HASH.js`, `dashboard-HASH.css`).
+                 * @example dashboard.js
+                 */
                 name: string;
             };
             cookie?: never;
@@ -2175,9 +2587,14 @@ export interface operations {
     listStoredPets: {
         parameters: {
             query?: {
+                /** @example available */
                 status?: components["schemas"]["PetStatus"];
-                /** @description List the pets after this id. */
+                /**
+                 * @description List the pets after this id.
+                 * @example 20
+                 */
                 after?: number;
+                /** @example 10 */
                 limit?: number;
             };
             header?: never;
@@ -2219,7 +2636,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description A key's `ref` from `GET /__sandbox/quotas`. */
+                /**
+                 * @description A key's `ref` from `GET /__sandbox/quotas`.
+                 * @example 4a8d0c2e
+                 */
                 ref: string;
             };
             cookie?: never;

@@ -1,0 +1,158 @@
+import { readFile } from 'node:fs/promises'
+import { parseArgs } from 'node:util'
+import { useEnglishZodMessages } from '../contract/zod-messages.js'
+import { writeFileAtomically } from '../files/write-file-atomically.js'
+import { entriesFromHAR } from '../judge/entries-from-har.js'
+import type { PactExport } from '../pact/pact-document.js'
+import { pactNameProblem } from '../pact/pact-names.js'
+import { pactOfJournal } from '../pact/pact-on-demand.js'
+
+/** The text of `petstore-sandbox pact --help`. */
+export const PACT_HELP = `Usage: petstore-sandbox pact --from FILE.har [--consumer NAME] [--provider NAME]
+                             [--session ID] [--out FILE]
+
+Writes a Pact file (specification v4, Synchronous/HTTP interactions) from a recording:
+the sandbox's requests.har, the upstream mode's recording, or a browser's HAR export.
+One interaction per distinct exchange; the scenario is the provider state; secrets and
+headers bound to time or quota are left out. Each answer is checked against the
+sandbox's OpenAPI document first: an exchange it refuses is listed, not written.
+
+Options:
+      --from FILE        the HAR to read (required)
+      --consumer NAME    the consumer's name (default pet-store-client)
+      --provider NAME    the provider's name (default pet-store)
+      --session ID       only this session's requests (default: every session in the file)
+      --out FILE         write the pact there (default: standard output)
+  -h, --help             this help
+
+Exit status: 0 when every exchange made it into the pact, 1 when some were refused
+(listed on standard error; the pact holds the others), 2 when the file cannot be read.
+`
+
+/** What the command writes to, and reads the file with (tests give their own). */
+export interface PactCommandIo {
+  stdout: { write(text: string): unknown }
+  stderr: { write(text: string): unknown }
+  readFile?: (path: string) => Promise<string>
+  writeFile?: (path: string, text: string) => Promise<void>
+}
+
+const usage = (io: PactCommandIo, message: string): number => {
+  io.stderr.write(`petstore-sandbox pact: ${message}\n`)
+  io.stderr.write('Run "petstore-sandbox pact --help" for the options.\n')
+  return 2
+}
+
+/** The summary on standard error: what was written, skipped and refused. */
+const summary = (exported: PactExport, out: string | undefined): string => {
+  const lines = [
+    `${exported.pact.interactions.length} interactions written${out === undefined ? '' : ` to ${out}`}.`,
+  ]
+  for (const { seq, reason } of exported.skipped) lines.push(`  skipped  #${seq}: ${reason}`)
+  for (const problem of exported.problems) {
+    lines.push(`  refused  ${problem.interaction} (${problem.seqs.map((s) => `#${s}`).join(', ')})`)
+    for (const reason of problem.problems) lines.push(`           ${reason}`)
+  }
+  if (exported.problems.length > 0)
+    lines.push(
+      `${exported.problems.length} exchanges refused by the OpenAPI pre-check: a broker's bi-directional comparison would fail on them.`,
+    )
+  return `${lines.join('\n')}\n`
+}
+
+/**
+ * `petstore-sandbox pact --from FILE.har`: the same export as
+ * `sandbox.pact()` and `GET /__sandbox/pact`, over a HAR; resolves the exit
+ * status (0 all written, 1 some refused, 2 a bad argument or file).
+ *
+ * @example
+ * process.exitCode = await runPactCommand(['--from', 'session.har', '--out', 'pact.json'], process)
+ */
+export const runPactCommand = async (
+  args: readonly string[],
+  io: PactCommandIo,
+): Promise<number> => {
+  let values: Partial<Record<'from' | 'consumer' | 'provider' | 'session' | 'out', string>> & {
+    help?: boolean
+  }
+  try {
+    values = parseArgs({
+      args: [...args],
+      options: {
+        from: { type: 'string' },
+        consumer: { type: 'string' },
+        provider: { type: 'string' },
+        session: { type: 'string' },
+        out: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values
+  } catch (error) {
+    return usage(io, error instanceof Error ? error.message : String(error))
+  }
+  if (values.help === true) {
+    io.stdout.write(PACT_HELP)
+    return 0
+  }
+  if (values.from === undefined || values.from === '')
+    return usage(io, 'Failed to write a pact: give the HAR file with --from FILE.har.')
+  const names = {
+    consumer: values.consumer ?? 'pet-store-client',
+    provider: values.provider ?? 'pet-store',
+  }
+  for (const name of ['consumer', 'provider'] as const) {
+    const problem = pactNameProblem(names[name])
+    if (problem !== undefined) return usage(io, `Failed to read --${name}: ${problem}.`)
+  }
+  if (values.out === '') return usage(io, 'Failed to read --out: give a file name.')
+
+  let exported: PactExport
+  try {
+    const text = await (io.readFile ?? ((path) => readFile(path, 'utf8')))(values.from)
+    let har: unknown
+    try {
+      har = JSON.parse(text)
+    } catch (error) {
+      throw new TypeError(
+        `Failed to read the HAR: it is not JSON (${error instanceof Error ? error.message : String(error)}).`,
+      )
+    }
+    useEnglishZodMessages()
+    const sessions = entriesFromHAR(har).filter(
+      ({ session }) => values.session === undefined || session === values.session,
+    )
+    if (values.session !== undefined && sessions.length === 0)
+      throw new TypeError(
+        `Failed to write a pact: the HAR holds no request of session "${values.session}".`,
+      )
+    exported = pactOfJournal(
+      sessions.flatMap(({ entries }) => entries),
+      names,
+    )
+  } catch (error) {
+    const reason =
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? `Failed to read ${values.from}: no such file.`
+        : error instanceof Error
+          ? error.message
+          : String(error)
+    io.stderr.write(`petstore-sandbox pact: ${reason}\n`)
+    return 2
+  }
+  const text = `${JSON.stringify(exported.pact, null, 2)}\n`
+  if (values.out === undefined) io.stdout.write(text)
+  else {
+    try {
+      await (io.writeFile ?? writeFileAtomically)(values.out, text)
+    } catch (error) {
+      io.stderr.write(
+        `petstore-sandbox pact: Failed to write ${values.out}: ${error instanceof Error ? error.message : String(error)}.\n`,
+      )
+      return 2
+    }
+  }
+  io.stderr.write(summary(exported, values.out))
+  return exported.problems.length > 0 ? 1 : 0
+}

@@ -1,0 +1,163 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setupSandbox } from 'petstore-sandbox/node'
+import { afterAll, describe, expect, it } from 'vitest'
+import type { Pact } from '../../src/index.js'
+import { createSandboxServer } from '../../src/server/index.js'
+
+// Issue 30, proof: a vitest run against the sandbox exports a pact, and the real Pact
+// verifier (pact-core's Rust verifier, prebuilt in the npm package, no network) checks it
+// against the standalone server, each provider state set through the control API.
+// Pact's usage statistics are off: nothing leaves the machine.
+process.env.PACT_DO_NOT_TRACK = 'true'
+const { default: pactCore } = await import('@pact-foundation/pact-core')
+
+const API = 'https://api.example.test/v1'
+const KEY = { authorization: 'Bearer sandbox-free' }
+const JSON_TYPE = { 'content-type': 'application/json' }
+
+/** The consumer's side: a client's requests against the test-runner sandbox, as its tests send them. */
+const consumerPact = async (): Promise<Pact> => {
+  const sandbox = setupSandbox()
+  sandbox.listen()
+  try {
+    await fetch(`${API}/pets?limit=3`, { headers: KEY })
+    await fetch(`${API}/pets?status=sold&limit=2`, { headers: KEY })
+    await fetch(`${API}/pets/2`, { headers: KEY })
+    await fetch(`${API}/pets/987654`, { headers: KEY })
+    await fetch(`${API}/pets?limit=abc`, { headers: KEY })
+    await fetch(`${API}/pets`, { headers: { authorization: 'Bearer not-a-key' } })
+    await fetch(`${API}/pets`)
+    await fetch(`${API}/pets`, {
+      method: 'POST',
+      headers: { ...KEY, ...JSON_TYPE },
+      body: JSON.stringify({ name: 'Rex', categoryId: 3, status: 'pending' }),
+    })
+    await fetch(`${API}/pets`, { method: 'POST', headers: { ...KEY, ...JSON_TYPE }, body: '{}' })
+    await fetch(`${API}/pets?__scenario=unavailable`, { headers: KEY })
+    await fetch(`${API}/pets/1?__scenario=sunset`, { headers: KEY })
+    await fetch(`${API}/pets?__scenario=empty`, { headers: KEY })
+    await fetch(`${API}/pets?__scenario=network-error`, { headers: KEY }).catch(() => undefined)
+    const { pact, problems, skipped } = await sandbox.pact({
+      consumer: 'web-app',
+      provider: 'pet-store',
+    })
+    expect(problems).toEqual([])
+    expect(skipped).toHaveLength(1)
+    return pact
+  } finally {
+    sandbox.close()
+  }
+}
+
+const servers: { close(): unknown }[] = []
+afterAll(() => Promise.all(servers.map((s) => s.close())))
+
+const listen = (server: Server): Promise<string> =>
+  new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      resolve(
+        typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '',
+      )
+    }),
+  )
+
+/** The provider's state handler: each state is a scenario (and a key of the plan), set through the control API. */
+const stateHandler = (origin: string, seen: string[]): Server =>
+  createServer((req, res) => {
+    let text = ''
+    req.setEncoding('utf8')
+    req.on('data', (chunk: string) => {
+      text += chunk
+    })
+    req.on('end', async () => {
+      const { state, action, params } = JSON.parse(text) as {
+        state: string
+        action: 'setup' | 'teardown'
+        params: { scenario: string; plan?: string }
+      }
+      let values = {}
+      if (action === 'setup') {
+        seen.push(state)
+        await fetch(`${origin}/__sandbox/reset`, { method: 'POST' })
+        const scenario = await fetch(`${origin}/__sandbox/scenario`, {
+          method: 'PUT',
+          headers: JSON_TYPE,
+          body: JSON.stringify({ name: params.scenario }),
+        })
+        expect(scenario.status).toBe(200)
+        if (params.plan !== undefined) {
+          const created = await fetch(`${origin}/__sandbox/keys`, {
+            method: 'POST',
+            headers: JSON_TYPE,
+            body: JSON.stringify({ plan: params.plan }),
+          })
+          values = { apiKey: ((await created.json()) as { key: string }).key }
+        }
+      }
+      res.writeHead(200, JSON_TYPE).end(JSON.stringify(values))
+    })
+  })
+
+describe('a pact exported from a test run', () => {
+  it('passes the Pact verifier against the standalone server, states mapped to scenarios', async () => {
+    const pact = await consumerPact()
+    expect(pact.interactions.map((i) => i.description)).toEqual([
+      'listPets: 200',
+      'listPets: 200 (2)',
+      'getPet: 200',
+      'getPet: 404 pet_not_found',
+      'listPets: 400 invalid_parameter',
+      'listPets: 401 invalid_api_key',
+      'listPets: 401 missing_api_key',
+      'createPet: 201',
+      'createPet: 400 validation_failed',
+      'listPets: 503 service_unavailable',
+      'getPet: 410 operation_removed',
+      'listPets: 200',
+    ])
+    const dir = mkdtempSync(join(tmpdir(), 'pact-'))
+    const file = join(dir, 'web-app-pet-store.json')
+    writeFileSync(file, JSON.stringify(pact, null, 2))
+
+    const server = createSandboxServer()
+    servers.push(server)
+    const origin = (await server.listen(0, '127.0.0.1')).url
+    const seen: string[] = []
+    const states = stateHandler(origin, seen)
+    servers.push(states)
+    const statesUrl = await listen(states)
+
+    const result = await pactCore.verifyPacts({
+      providerBaseUrl: origin,
+      pactUrls: [file],
+      providerStatesSetupUrl: statesUrl,
+      logLevel: 'error',
+    })
+    expect(JSON.parse(result)).toMatchObject({ result: true, errors: [] })
+    // The same verifier fails a pact the provider does not honour (the check can fail).
+    const tampered = structuredClone(pact)
+    const [first] = tampered.interactions
+    if (first?.response.body !== undefined)
+      first.response.body.content = [{ id: 1, name: 'Nobody' }]
+    writeFileSync(file, JSON.stringify(tampered))
+    const failed = await pactCore
+      .verifyPacts({
+        providerBaseUrl: origin,
+        pactUrls: [file],
+        providerStatesSetupUrl: statesUrl,
+        logLevel: 'error',
+      })
+      .then(
+        () => 'passed',
+        () => 'failed',
+      )
+    expect(failed).toBe('failed')
+    expect(new Set(seen)).toEqual(
+      new Set(['scenario default', 'scenario unavailable', 'scenario sunset', 'scenario empty']),
+    )
+  }, 60_000)
+})
