@@ -4,6 +4,7 @@ import type { StorybookConfig } from '@storybook/preact-vite'
 // msw-storybook-addon (preview.ts): every story gets the sandbox's MSW handlers.
 const config: StorybookConfig = {
   stories: ['../src/**/*.stories.@(ts|tsx)'],
+  addons: ['msw-storybook-addon'],
   framework: { name: '@storybook/preact-vite', options: {} },
   // MSW's worker script (`msw init public`) is served from here.
   staticDirs: ['../public'],

@@ -1,11 +1,9 @@
 import type { Preview } from '@storybook/preact-vite'
-import { initialize, mswLoader } from 'msw-storybook-addon'
+import { mswLoader } from 'msw-storybook-addon/csf3'
 
-// Starts MSW's worker once for the whole Storybook; each story's `parameters.msw.handlers`
-// (a sandbox of its own, src/sandbox-parameters.ts) answer its requests.
-initialize({ onUnhandledRequest: 'bypass', quiet: true })
-
+// Starts MSW's worker once for the whole Storybook (the addon's CSF 3 loader); each story's
+// `beforeEach` hands it the handlers of a sandbox of its own (src/with-sandbox.ts).
 const preview: Preview = {
-  loaders: [mswLoader],
+  loaders: [mswLoader()],
 }
 export default preview

@@ -1,8 +1,8 @@
 import type { Meta, StoryObj } from '@storybook/preact-vite'
 import { PetBrowser } from './pet-browser.js'
-import { sandboxParameters } from './sandbox-parameters.js'
+import { withSandbox } from './with-sandbox.js'
 
-// One story per state, each on a sandbox of its own with the scenario that makes it.
+// One story per state, each on a fresh sandbox with the scenario that makes it.
 const meta = {
   title: 'PetBrowser',
   component: PetBrowser,
@@ -11,9 +11,9 @@ const meta = {
 export default meta
 type Story = StoryObj<typeof meta>
 
-export const List: Story = { parameters: sandboxParameters() }
-export const Empty: Story = { parameters: sandboxParameters('empty') }
-export const RateLimited: Story = { parameters: sandboxParameters('rate-limited') }
-export const Banned: Story = { parameters: sandboxParameters('banned') }
-export const Unavailable: Story = { parameters: sandboxParameters('unavailable') }
-export const Sunset: Story = { parameters: sandboxParameters('sunset') }
+export const List: Story = { beforeEach: withSandbox() }
+export const Empty: Story = { beforeEach: withSandbox('empty') }
+export const RateLimited: Story = { beforeEach: withSandbox('rate-limited') }
+export const Banned: Story = { beforeEach: withSandbox('banned') }
+export const Unavailable: Story = { beforeEach: withSandbox('unavailable') }
+export const Sunset: Story = { beforeEach: withSandbox('sunset') }
