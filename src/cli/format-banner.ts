@@ -48,7 +48,8 @@ ${keys}
   Scenario: ${facts.scenario} — per request ?__scenario=NAME or X-Sandbox-Scenario: NAME;
             one of ${facts.scenarios.join(', ')};
             sticky: curl -X PUT -H "Content-Type: application/json" -d '{"name":"slow"}' ${facts.origin}/__sandbox/scenario
-  Control:  ${facts.origin}/__sandbox/${facts.upstream ?? ''}${data}${store}
+  Control:  ${facts.origin}/__sandbox/
+  Docs:     ${facts.origin}/__sandbox/docs (API reference, try-it)${facts.upstream ?? ''}${data}${store}
   Stop:     Ctrl+C
 `
 }

@@ -26,6 +26,7 @@ import { DASHBOARD_HEADERS } from './dashboard/dashboard-headers.js'
 import { handleDashboardRequest } from './dashboard/handle-dashboard-request.js'
 import { type AttachedDataFile, attachDataFile } from './data-file/attach-data-file.js'
 import { describeRequest } from './describe-request.js'
+import { createDocsPage, handleDocsRequest } from './docs/handle-docs-request.js'
 import { createNodeForwarder } from './forward-with-node-http.js'
 import { handleClientError, markAnswered, writeErrorAndClose } from './handle-client-error.js'
 import { serveOwnHandlers } from './serve-own-handlers.js'
@@ -115,6 +116,8 @@ export const createSandboxServer = <const S extends string = never>(
   // One count of wrong admin tokens for the control API and the dashboard (issue 24).
   const access = createControlAccess({ adminToken, now: sandboxOptions.now })
   const dashboard = createDashboard({ sandbox, access })
+  // The API reference (issue 30): its files are read on the first request for them.
+  const docs = createDocsPage({ basePath: sandbox.basePath })
   const basePath = sandbox.basePath
   const held = createHeldAnswers(maxHoldMs)
   const cors =
@@ -164,6 +167,7 @@ export const createSandboxServer = <const S extends string = never>(
       return
     }
     if (await handleDashboardRequest(dashboard, req, res)) return
+    if (await handleDocsRequest(docs, req, res)) return
     await handleControlRequest(control, req, res)
   }
 

@@ -8,6 +8,8 @@ export interface ServerLinks {
   api: string
   dashboard: string
   openapi: string
+  /** The API reference with try-it (issue 30). */
+  docs: string
 }
 
 /**
@@ -20,6 +22,7 @@ export const serverLinks = (origin: string, basePath: string): ServerLinks => ({
   api: `${origin}${basePath.replace(/\/$/, '')}`,
   dashboard: `${origin}${CONTROL_PREFIX}/`,
   openapi: `${origin}${CONTROL_PREFIX}/openapi.json`,
+  docs: `${origin}${CONTROL_PREFIX}/docs`,
 })
 
 /** The sentence the 404 for the bare base path ends with on the server. */

@@ -48,6 +48,8 @@ const EXCHANGES: [string, string, string | undefined, number, Record<string, str
   ['GET', '/__sandbox/pets?status=sold&limit=3&after=2', undefined, 200],
   ['GET', '/__sandbox/pets?limit=0', undefined, 400],
   ['GET', '/__sandbox/assets/no-such-file.js', undefined, 404],
+  ['GET', '/__sandbox/docs/assets/no-such-file.js', undefined, 404],
+  ['POST', '/__sandbox/docs', undefined, 405],
   ['DELETE', '/__sandbox/keys/by-ref/0123456789abcdef', undefined, 404],
   ['POST', '/__sandbox/quotas', undefined, 405],
 ]

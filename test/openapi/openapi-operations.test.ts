@@ -102,8 +102,13 @@ describe('the headers and parameters of the OpenAPI document', () => {
       expect(pathItem.servers, template).toEqual([
         expect.objectContaining({ url: 'http://127.0.0.1:4010' }),
       ])
-      // The dashboard's page and files carry no data: they load without the admin token.
-      const open = template === '/__sandbox/' || template === '/__sandbox/assets/{name}'
+      // The dashboard's and the API reference's pages and files carry no data: no admin token.
+      const open = [
+        '/__sandbox/',
+        '/__sandbox/assets/{name}',
+        '/__sandbox/docs',
+        '/__sandbox/docs/assets/{name}',
+      ].includes(template)
       expect(operation.security, template).toEqual(open ? [{}] : [{}, { adminToken: [] }])
       expect(operation.tags, template).toEqual(['sandbox-control'])
     }

@@ -80,6 +80,8 @@ describe('the CLI', () => {
     expect(banner).toContain('sandbox-enterprise')
     expect(banner).toContain('__scenario=NAME')
     expect(banner).toContain('default, empty, paginated, rate-limited')
+    // The API reference (issue 30) is named in the banner.
+    expect(banner).toContain(`${origin}/__sandbox/docs`)
     const response = await fetch(`${origin}/api/v1/pets?limit=5`, {
       headers: { authorization: 'Bearer sandbox-pro' },
     })

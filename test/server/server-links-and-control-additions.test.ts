@@ -15,7 +15,7 @@ const post = (path: string, body: unknown) =>
   fetch(`${origin}/__sandbox${path}`, { method: 'POST', headers: json, body: JSON.stringify(body) })
 
 describe('where to start on the server', () => {
-  it('answers GET / with JSON links to the API, the dashboard and the OpenAPI document', async () => {
+  it('answers GET / with JSON links to the API, the dashboard, the OpenAPI document and the API reference', async () => {
     const response = await fetch(`${origin}/`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('application/json')
@@ -24,6 +24,7 @@ describe('where to start on the server', () => {
       api: `${origin}/v1`,
       dashboard: `${origin}/__sandbox/`,
       openapi: `${origin}/__sandbox/openapi.json`,
+      docs: `${origin}/__sandbox/docs`,
     })
     expect((await fetch(`${origin}/__sandbox/openapi.json`)).status).toBe(200)
   })

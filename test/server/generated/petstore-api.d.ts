@@ -411,6 +411,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/__sandbox/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API reference, with try-it
+         * @description The API reference of this document as the server serves it at `/__sandbox/openapi.json` (operations added by a config file included), rendered by Swagger UI, which the package ships: every file comes from this server, under the dashboard's Content-Security-Policy. A bar above it chooses the API key (demo and configured keys, keys created on the page), the scenario and the session that try-it sends (`X-Sandbox-Scenario`, `X-Sandbox-Session`). Like the dashboard's page it is a static shell that loads without the admin token and reads the document through the control API (which needs the token when the server has one). The renderer's files are read from disk on the first request for them, never at start-up.
+         */
+        get: operations["getApiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/docs/assets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A file name of the built page, with its content hash (`docs-HASH.js`, `docs-HASH.css`).
+                 * @example docs-6KKTUZTT.js
+                 */
+                name: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A file of the API reference page
+         * @description The page's script (Swagger UI and the try-it bar) or style sheet. Their names carry a content hash, so they are cached for a year. They carry no data and load without the admin token.
+         */
+        get: operations["getApiReferenceAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/__sandbox/events": {
         parameters: {
             query?: never;
@@ -2508,6 +2554,73 @@ export interface operations {
                 /**
                  * @description A file name of the built page, with its content hash (`dashboard-HASH.js`, `dashboard-HASH.css`).
                  * @example dashboard.js
+                 */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                    "text/css": string;
+                };
+            };
+            /** @description No file of the page has this name. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundError"];
+                };
+            };
+            405: components["responses"]["ControlMethodNotAllowed"];
+        };
+    };
+    getApiReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The page is not built (`npm run build` builds it; the published package ships it). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundError"];
+                };
+            };
+            405: components["responses"]["ControlMethodNotAllowed"];
+        };
+    };
+    getApiReferenceAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A file name of the built page, with its content hash (`docs-HASH.js`, `docs-HASH.css`).
+                 * @example docs-6KKTUZTT.js
                  */
                 name: string;
             };

@@ -54,7 +54,8 @@ export const App = () => {
           petstore-sandbox <span class="thin">dashboard</span>
         </h1>
         <p class="api">
-          API <code>{`${location.origin}${snapshot?.basePath ?? '/v1'}`}</code>
+          API <code>{`${location.origin}${snapshot?.basePath ?? '/v1'}`}</code>{' '}
+          <a href="/__sandbox/docs">API reference and try-it</a>
         </p>
         <div class="top-controls">
           <span class={`stream ${dash.stream}`} role="status">
