@@ -101,3 +101,46 @@ describe('the upstream flags', () => {
     expect(() => parseConfigFile({ upstreamTimeout: 'soon' }, 'c.json')).toThrow(/upstreamTimeout/)
   })
 })
+
+describe('--upstream-max-body', () => {
+  it.each([
+    ['10MiB', 10_485_760],
+    ['512KiB', 524_288],
+    ['512kib', 524_288],
+    ['4096', 4096],
+    ['256MiB', 268_435_456],
+  ])('reads %s as %i bytes', (text, bytes) => {
+    expect(
+      serve(['--upstream', 'https://staging.example.test/v1', '--upstream-max-body', text]),
+    ).toMatchObject({ upstreamMaxBodyBytes: bytes })
+  })
+
+  it.each([['0'], ['257MiB'], ['10MB'], ['ten'], ['-1'], ['1.5MiB']])(
+    'refuses %s with the rule',
+    (text) => {
+      expect(() =>
+        serve(['--upstream', 'https://staging.example.test/v1', '--upstream-max-body', text]),
+      ).toThrow(/--upstream-max-body: .* must be a size from 1 byte to 256MiB/)
+    },
+  )
+
+  it('reads the environment variable, and needs --upstream', () => {
+    expect(
+      serve(['--upstream', 'https://staging.example.test/v1'], {
+        PETSTORE_SANDBOX_UPSTREAM_MAX_BODY: '1MiB',
+      }),
+    ).toMatchObject({ upstreamMaxBodyBytes: 1_048_576 })
+    expect(() => resolveServeSettings([serve(['--upstream-max-body', '1MiB'])])).toThrow(
+      'Failed to read --upstream-max-body: it needs --upstream URL.',
+    )
+  })
+
+  it('reads upstreamMaxBody in the config file, a size or bytes', () => {
+    expect(parseConfigFile({ upstreamMaxBody: '2MiB' }, 'c.json')).toMatchObject({
+      upstreamMaxBodyBytes: 2_097_152,
+    })
+    expect(parseConfigFile({ upstreamMaxBody: 1000 }, 'c.json')).toMatchObject({
+      upstreamMaxBodyBytes: 1000,
+    })
+  })
+})

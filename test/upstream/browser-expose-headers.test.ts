@@ -77,4 +77,32 @@ describe("the upstream's exposed headers", () => {
       await context.close()
     }
   })
+
+  it('Playwright refuses a body past the upstream limit and ends a dripping one at the timeout', async () => {
+    const context = await browser.newContext()
+    try {
+      const APP = 'https://app.petstore.test'
+      await context.route(`${APP}/`, (route) =>
+        route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>app</title>' }),
+      )
+      const page = await context.newPage()
+      await page.goto(`${APP}/`)
+      const sandbox = await installSandbox(context, {
+        baseUrl: 'https://api.petstore.test/v1',
+        upstream: { url: hostile.url, maxBodyBytes: 65_536, timeoutMs: 500 },
+      })
+      const api = 'https://api.petstore.test/v1/hostile'
+      expect((await readInPage(page, `${api}/sized?bytes=60000`)).status).toBe(200)
+      expect((await readInPage(page, `${api}/sized?bytes=70000`)).status).toBe(502)
+      expect((await readInPage(page, `${api}/drip`)).status).toBe(504)
+      expect(sandbox.journal.list().map((e) => e.code ?? e.status)).toEqual([
+        200,
+        'upstream_unavailable',
+        'upstream_timeout',
+      ])
+      await sandbox.uninstall()
+    } finally {
+      await context.close()
+    }
+  })
 })

@@ -67,8 +67,9 @@ describe('the server in front of a hostile upstream', () => {
       ])
       // Inflated whole (the old gunzipSync), a gigabyte: here at most a few limits' worth.
       expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024)
-      // Synchronous inflation stalled the control API for seconds.
-      expect(longest).toBeLessThan(1_000)
+      // Synchronous inflation stalled the control API for 11-20 s (issue 31); a loaded
+      // 2-core machine alone makes a control call take up to about a second.
+      expect(longest).toBeLessThan(3_000)
       const [entry] = await f.journal()
       expect(entry?.status).toBe(502)
     },
