@@ -22,16 +22,16 @@ const parses = (text: string | undefined) => {
 }
 
 describe('faults inside an answer in the test runner (MSW in Node)', () => {
-  it.each([
-    'reset-mid-body',
-    'truncated-body',
-  ])('%s: the head arrives (the whole Content-Length), reading the body throws a TypeError', async (scenario) => {
-    const whole = await get('')
-    const seen = await get(`__scenario=${scenario}`)
-    expect(seen).toMatchObject({ status: 200, bodyError: 'TypeError', rateLimited: true })
-    expect(seen.contentLength).toBe(String(new TextEncoder().encode(whole.text).byteLength))
-    expect(sandbox.journal.list().at(-1)).toMatchObject({ fault: scenario, delivered: false })
-  })
+  it.each(['reset-mid-body', 'truncated-body'])(
+    '%s: the head arrives (the whole Content-Length), reading the body throws a TypeError',
+    async (scenario) => {
+      const whole = await get('')
+      const seen = await get(`__scenario=${scenario}`)
+      expect(seen).toMatchObject({ status: 200, bodyError: 'TypeError', rateLimited: true })
+      expect(seen.contentLength).toBe(String(new TextEncoder().encode(whole.text).byteLength))
+      expect(sandbox.journal.list().at(-1)).toMatchObject({ fault: scenario, delivered: false })
+    },
+  )
 
   it('stall-after-headers: the head arrives, then reading the body throws after __delay', async () => {
     const seen = await get('__scenario=stall-after-headers&__delay=0')
