@@ -98,3 +98,18 @@ describe('faults inside an answer in the test runner (MSW in Node)', () => {
     expect(sandbox.journal.list().at(-1)).toMatchObject({ fault: 'slow-body', delivered: false })
   })
 })
+
+describe('a client that gives up on a stall', () => {
+  it('is journaled aborted when its signal fires during stall-after-headers', async () => {
+    const controller = new AbortController()
+    const response = await fetch(`${API}/pets?__scenario=stall-after-headers&__delay=30000`, {
+      headers,
+      signal: controller.signal,
+    })
+    expect(response.status).toBe(200)
+    const reading = response.text()
+    controller.abort()
+    await expect(reading).rejects.toThrow()
+    await expect.poll(() => sandbox.journal.list().at(-1)?.aborted).toBe(true)
+  })
+})
