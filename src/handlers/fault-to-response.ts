@@ -53,13 +53,15 @@ export const faultToResponse = (
       }
       signal?.addEventListener('abort', giveUp, { once: true })
       const end = (): void => {
-        signal?.removeEventListener('abort', giveUp)
+        // A stall still listens: the client may give up while nothing comes.
+        if (delivery.end !== 'stall') signal?.removeEventListener('abort', giveUp)
         if (delivery.end === 'complete') {
           finished = true
           controller.close()
         } else if (delivery.end === 'stall') {
           timer = setTimeout(() => {
             finished = true
+            signal?.removeEventListener('abort', giveUp)
             controller.error(brokenBody(delivery))
           }, delivery.holdMs ?? 0)
         } else {

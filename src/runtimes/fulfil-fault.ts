@@ -1,5 +1,14 @@
 import type { FaultDelivery } from '../http/types.js'
-import type { RouteLike } from './playwright.js'
+
+/** The part of Playwright's `Route` a fault needs (structural: playwright.ts's RouteLike fits). */
+interface FaultRoute {
+  fulfill(response: {
+    status: number
+    headers: Record<string, string>
+    body: string | Buffer
+  }): Promise<void>
+  abort(errorCode?: string): Promise<void>
+}
 
 /**
  * Delivers a fault's shaped answer through Playwright's `route`, as nearly as
@@ -20,7 +29,7 @@ import type { RouteLike } from './playwright.js'
  * await fulfilFault({ route, delivery, cors, hold, onGone: () => answer.markAborted() })
  */
 export const fulfilFault = async (input: {
-  route: RouteLike
+  route: FaultRoute
   delivery: FaultDelivery
   /** The CORS headers the standalone server would add. */
   cors: Record<string, string>

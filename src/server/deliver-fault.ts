@@ -1,6 +1,11 @@
 import type { ServerResponse } from 'node:http'
 import type { FaultDelivery } from '../http/types.js'
-import type { HeldAnswers } from './write-sandbox-response.js'
+
+/** The held-answer timers a delivery needs (write-sandbox-response's HeldAnswers fits). */
+interface Holds {
+  readonly maxHoldMs: number
+  hold(ms: number, then: () => void): () => void
+}
 
 /** The server's pace of `slow-body`: a chunk every 100 ms (contract §19), or one byte when that is sooner. */
 const TICK_MS = 100
@@ -15,7 +20,8 @@ const headLines = (
 ): string[] => {
   const lines: string[] = []
   if (extra !== undefined)
-    for (const name in extra) if (!Object.hasOwn(head, name)) lines.push(name, extra[name] as string)
+    for (const name in extra)
+      if (!Object.hasOwn(head, name)) lines.push(name, extra[name] as string)
   for (const name in head) lines.push(name, head[name] as string)
   return lines
 }
@@ -34,7 +40,7 @@ const headLines = (
 export const deliverFault = (input: {
   res: ServerResponse
   delivery: FaultDelivery
-  held: HeldAnswers
+  held: Holds
   extra?: Readonly<Record<string, string>> | undefined
   onGone: () => void
 }): Promise<void> => {
@@ -66,7 +72,8 @@ export const deliverFault = (input: {
       switch (delivery.end) {
         case 'complete':
           res.end()
-          return done()
+          done()
+          return
         case 'close':
           // The head's Content-Length promised more: a FIN now cuts the body short.
           done()

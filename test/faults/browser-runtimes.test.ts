@@ -61,22 +61,22 @@ describe.each(runtimes)('faults inside an answer in $name', (runtime) => {
     probe(runtime.page(), `${runtime.api()}/pets?${query}`, { headers })
   const routed = runtime.name.startsWith('Playwright')
 
-  it.each([
-    'reset-mid-body',
-    'truncated-body',
-  ])('%s: the head arrives with the whole Content-Length; the body breaks', async (scenario) => {
-    const whole = await get('')
-    const seen = await get(`__scenario=${scenario}`)
-    expect(seen.status).toBe(200)
-    if (routed) {
-      // route.fulfill cannot stream: half the body arrives, and reading it does not throw.
-      expect(seen.text).toBe(whole.text?.slice(0, seen.text?.length))
-      expect(seen.text?.length).toBeLessThan(whole.text?.length ?? 0)
-      expect(parses(seen.text)).toBe(false)
-    } else {
-      expect(seen.bodyError).toBe('TypeError')
-    }
-  })
+  it.each(['reset-mid-body', 'truncated-body'])(
+    '%s: the head arrives with the whole Content-Length; the body breaks',
+    async (scenario) => {
+      const whole = await get('')
+      const seen = await get(`__scenario=${scenario}`)
+      expect(seen.status).toBe(200)
+      if (routed) {
+        // route.fulfill cannot stream: half the body arrives, and reading it does not throw.
+        expect(seen.text).toBe(whole.text?.slice(0, seen.text?.length))
+        expect(seen.text?.length).toBeLessThan(whole.text?.length ?? 0)
+        expect(parses(seen.text)).toBe(false)
+      } else {
+        expect(seen.bodyError).toBe('TypeError')
+      }
+    },
+  )
 
   it('stall-after-headers: reading the body fails after the stall (Playwright: the fetch rejects)', async () => {
     const seen = await get('__scenario=stall-after-headers&__delay=0')

@@ -22,16 +22,16 @@ const parses = (text: string | undefined) => {
 }
 
 describe('faults inside an answer in the test runner (MSW in Node)', () => {
-  it.each([
-    'reset-mid-body',
-    'truncated-body',
-  ])('%s: the head arrives (the whole Content-Length), reading the body throws a TypeError', async (scenario) => {
-    const whole = await get('')
-    const seen = await get(`__scenario=${scenario}`)
-    expect(seen).toMatchObject({ status: 200, bodyError: 'TypeError', rateLimited: true })
-    expect(seen.contentLength).toBe(String(new TextEncoder().encode(whole.text).byteLength))
-    expect(sandbox.journal.list().at(-1)).toMatchObject({ fault: scenario, delivered: false })
-  })
+  it.each(['reset-mid-body', 'truncated-body'])(
+    '%s: the head arrives (the whole Content-Length), reading the body throws a TypeError',
+    async (scenario) => {
+      const whole = await get('')
+      const seen = await get(`__scenario=${scenario}`)
+      expect(seen).toMatchObject({ status: 200, bodyError: 'TypeError', rateLimited: true })
+      expect(seen.contentLength).toBe(String(new TextEncoder().encode(whole.text).byteLength))
+      expect(sandbox.journal.list().at(-1)).toMatchObject({ fault: scenario, delivered: false })
+    },
+  )
 
   it('stall-after-headers: the head arrives, then reading the body throws after __delay', async () => {
     const seen = await get('__scenario=stall-after-headers&__delay=0')
@@ -96,5 +96,20 @@ describe('faults inside an answer in the test runner (MSW in Node)', () => {
     await expect(response.text()).rejects.toThrow()
     await expect.poll(() => sandbox.journal.list().at(-1)?.aborted).toBe(true)
     expect(sandbox.journal.list().at(-1)).toMatchObject({ fault: 'slow-body', delivered: false })
+  })
+})
+
+describe('a client that gives up on a stall', () => {
+  it('is journaled aborted when its signal fires during stall-after-headers', async () => {
+    const controller = new AbortController()
+    const response = await fetch(`${API}/pets?__scenario=stall-after-headers&__delay=30000`, {
+      headers,
+      signal: controller.signal,
+    })
+    expect(response.status).toBe(200)
+    const reading = response.text()
+    controller.abort()
+    await expect(reading).rejects.toThrow()
+    await expect.poll(() => sandbox.journal.list().at(-1)?.aborted).toBe(true)
   })
 })

@@ -84,7 +84,10 @@ export const requestText = (
   const lines = [`${method} ${target} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close']
   if (key !== null) lines.push(`Authorization: Bearer ${key}`)
   if (options.body !== undefined) {
-    lines.push('Content-Type: application/json', `Content-Length: ${Buffer.byteLength(options.body)}`)
+    lines.push(
+      'Content-Type: application/json',
+      `Content-Length: ${Buffer.byteLength(options.body)}`,
+    )
   }
   return `${lines.join('\r\n')}\r\n\r\n${options.body ?? ''}`
 }

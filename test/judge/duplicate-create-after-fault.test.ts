@@ -65,16 +65,16 @@ describe('duplicate-create-after-failure after a fault inside the answer', () =>
     expect(rexes()).toHaveLength(1)
   })
 
-  it.each([
-    'reset-mid-body',
-    'truncated-body',
-  ] as const)('flags a re-post after a 201 whose body broke (%s)', async (scenario) => {
-    sandbox.clock.set('2030-01-01T12:00:00Z')
-    sandbox.scenario.set(scenario)
-    expect(await createReadingBodyWithBlindRetry(client())).toEqual([1, 201, expect.any(Number)])
-    expect(rules(await sandbox.report())).toEqual(['duplicate-create-after-failure'])
-    expect(rexes()).toHaveLength(2)
-  })
+  it.each(['reset-mid-body', 'truncated-body'] as const)(
+    'flags a re-post after a 201 whose body broke (%s)',
+    async (scenario) => {
+      sandbox.clock.set('2030-01-01T12:00:00Z')
+      sandbox.scenario.set(scenario)
+      expect(await createReadingBodyWithBlindRetry(client())).toEqual([1, 201, expect.any(Number)])
+      expect(rules(await sandbox.report())).toEqual(['duplicate-create-after-failure'])
+      expect(rexes()).toHaveLength(2)
+    },
+  )
 
   it('does not count a 201 that arrived whole as malformed JSON (the client got every byte sent)', async () => {
     sandbox.clock.set('2030-01-01T12:00:00Z')
