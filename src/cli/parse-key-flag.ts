@@ -54,8 +54,8 @@ export const parseKeyFlag = (value: string): [string, KeyOption] => {
       `"${value}": unknown plan "${plan}"; use one of ${PLAN_NAMES.join(', ')}`,
     )
   if (parts.length === 0) return [name, plan]
-  // One part after a plan is a scenario (for enterprise too, unless it is a number: a limit).
-  if (parts.length === 1 && (plan !== 'enterprise' || !/^[0-9]*$/.test(parts[0] ?? '')))
+  // One part after a plan is a scenario, unless it is a number (a limit, for enterprise only).
+  if (parts.length === 1 && !/^[0-9]*$/.test(parts[0] ?? ''))
     return [name, { plan, scenario: readScenario(parts[0] ?? '', value) }]
   if (plan !== 'enterprise')
     throw new KeyFlagError(

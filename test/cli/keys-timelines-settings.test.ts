@@ -34,7 +34,14 @@ describe('--key with a scenario', () => {
   })
 
   it('refuses a scenario that is no name, and limits on another plan', () => {
-    for (const bad of ['a=pro:Slow', 'a=pro:', 'a=pro:✓', 'a=pro:slow:1', 'a=enterprise:1:2:x:y'])
+    for (const bad of [
+      'a=pro:Slow',
+      'a=pro:',
+      'a=pro:5',
+      'a=pro:✓',
+      'a=pro:slow:1',
+      'a=enterprise:1:2:x:y',
+    ])
       expect(() => parseKeyFlag(bad), bad).toThrow(KeyFlagError)
   })
 
