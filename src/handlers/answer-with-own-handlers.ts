@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'msw'
+import type { getResponse, RequestHandler } from 'msw'
 import { isMarkedHandler, type OwnHandler, type OwnHandlerFunction } from './own-handler-marks.js'
 
 /**
@@ -8,11 +8,12 @@ import { isMarkedHandler, type OwnHandler, type OwnHandlerFunction } from './own
  * when none answers.
  *
  * @example
- * const response = await answerWithOwnHandlers(handlers, new Request('http://x/health'))
+ * const response = await answerWithOwnHandlers(handlers, new Request('http://x/health'), loadMswOnDemand)
  */
 export const answerWithOwnHandlers = async (
   handlers: readonly OwnHandler[],
   request: Request,
+  loadMsw: LoadMsw,
 ): Promise<Response | undefined> => {
   let index = 0
   while (index < handlers.length) {
@@ -27,7 +28,7 @@ export const answerWithOwnHandlers = async (
     let end = index
     while (end < handlers.length && typeof unwrap(handlers[end] as OwnHandler) !== 'function')
       end += 1
-    const { getResponse } = await import('msw')
+    const { getResponse } = await loadMsw()
     const response = await getResponse(
       handlers.slice(index, end).map(unwrap) as RequestHandler[],
       request.clone(),
@@ -37,6 +38,14 @@ export const answerWithOwnHandlers = async (
   }
   return undefined
 }
+
+/**
+ * How msw's `getResponse` is reached: imported on first use where msw may be
+ * absent (the server, Playwright), handed in where msw is loaded anyway (the
+ * MSW runtimes: a dynamic import there would keep every export of msw in a
+ * browser app's start-up bundle).
+ */
+export type LoadMsw = () => Promise<{ getResponse: typeof getResponse }>
 
 const unwrap = (handler: OwnHandler): RequestHandler | OwnHandlerFunction =>
   isMarkedHandler(handler) ? handler.handler : handler

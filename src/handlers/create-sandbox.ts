@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'msw'
+import { getResponse, type RequestHandler } from 'msw'
 import { checkOptionNames } from '../sandbox/check-option-names.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { SANDBOX_OPTION_NAMES, type SandboxOptions } from '../sandbox/sandbox-options.js'
@@ -32,6 +32,9 @@ export interface Sandbox<S extends string = never> extends SandboxCore<S> {
   readonly handlers: RequestHandler[]
 }
 
+// msw is loaded here anyway: a static import keeps a browser app's bundle tree-shaken.
+const loadMsw = () => Promise.resolve({ getResponse })
+
 /**
  * Creates a sandbox of the Pet Store API with its MSW handlers.
  *
@@ -55,7 +58,7 @@ export const createSandbox = <const S extends string = never>(
     own.length === 0
       ? {}
       : (basePath) => {
-          plan = planOwnHandlers(own, basePath, 'create the sandbox')
+          plan = planOwnHandlers(own, basePath, 'create the sandbox', loadMsw)
           return plan
         },
   )

@@ -4,7 +4,7 @@ import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { Operation, OperationContext, OperationMethod } from '../operations/operation.js'
 import { API_ROUTER } from '../operations/routes.js'
 import { belowBasePath } from '../pipeline/locate.js'
-import { answerWithOwnHandlers } from './answer-with-own-handlers.js'
+import { answerWithOwnHandlers, type LoadMsw } from './answer-with-own-handlers.js'
 import {
   isMarkedHandler,
   type OwnHandler,
@@ -94,11 +94,12 @@ const toSandboxResponse = async (response: Response): Promise<SandboxResponse> =
 const ask = async (
   handlers: readonly RawHandler[],
   ctx: OperationContext,
+  loadMsw: LoadMsw,
 ): Promise<SandboxResponse | undefined> => {
   const { request, settings } = ctx
   const max = settings.fidelity.maxBodyBytes
   if (request.body !== null && request.body.byteLength > max) throw payloadTooLarge(max)
-  const response = await answerWithOwnHandlers(handlers, toFetchRequest(request))
+  const response = await answerWithOwnHandlers(handlers, toFetchRequest(request), loadMsw)
   return response === undefined ? undefined : toSandboxResponse(response)
 }
 
@@ -121,13 +122,15 @@ interface Routed {
  * base path.
  *
  * @example
- * planOwnHandlers([http.get('*\/v1/categories', list)], '/v1', 'create the sandbox').operations[0].id
+ * planOwnHandlers([http.get('*\/v1/categories', list)], '/v1', 'create the sandbox', loadMswOnDemand).operations[0].id
  * // 'GET /categories'
  */
 export const planOwnHandlers = (
   given: readonly OwnHandler[],
   basePath: string,
   what: string,
+  /** msw's `getResponse`: handed in by the MSW runtimes, `loadMswOnDemand` elsewhere. */
+  loadMsw: LoadMsw,
 ): OwnHandlerPlan => {
   const routed = new Map<string, Routed>()
   const unrouted: { handler: RawHandler; id: string | undefined }[] = []
@@ -193,13 +196,13 @@ export const planOwnHandlers = (
       path: template,
       access,
       run: async (ctx) => {
-        const answer = await ask(handlers, ctx)
+        const answer = await ask(handlers, ctx, loadMsw)
         if (answer === undefined) throw routeNotFound(ctx.url.pathname)
         return answer
       },
     }),
   )
-  return { operations, fallback: fallbackOf(unrouted), passthrough, outside }
+  return { operations, fallback: fallbackOf(unrouted, loadMsw), passthrough, outside }
 }
 
 /**
@@ -209,6 +212,7 @@ export const planOwnHandlers = (
  */
 const fallbackOf = (
   unrouted: readonly { handler: RawHandler; id: string | undefined }[],
+  loadMsw: LoadMsw,
 ): Operation | undefined => {
   if (unrouted.length === 0) return undefined
   const answeredBy = new WeakMap<SandboxResponse, string>()
@@ -218,7 +222,7 @@ const fallbackOf = (
     path: '/*',
     run: async (ctx) => {
       for (const { handler, id } of unrouted) {
-        const answer = await ask([handler], ctx)
+        const answer = await ask([handler], ctx, loadMsw)
         if (answer === undefined) continue
         answeredBy.set(
           answer,

@@ -1,5 +1,6 @@
 import { answerWithOwnHandlers } from '../handlers/answer-with-own-handlers.js'
 import type { OwnHandler } from '../handlers/check-own-handlers.js'
+import { loadMswOnDemand } from '../handlers/load-msw-on-demand.js'
 import type { SandboxRequest } from '../http/types.js'
 import { crossOriginHeaders } from './cross-origin-headers.js'
 
@@ -41,7 +42,7 @@ export const fulfilWithOwnHandlers = async (
   request: SandboxRequest,
   origin: string | undefined,
 ): Promise<boolean> => {
-  const response = await answerWithOwnHandlers(handlers, toFetchRequest(request))
+  const response = await answerWithOwnHandlers(handlers, toFetchRequest(request), loadMswOnDemand)
   if (response === undefined) return false
   if (response.type === 'error') {
     await route.abort('failed')

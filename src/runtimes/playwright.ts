@@ -1,5 +1,6 @@
 import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
 import { checkOwnHandlers, type OwnHandler } from '../handlers/check-own-handlers.js'
+import { loadMswOnDemand } from '../handlers/load-msw-on-demand.js'
 import { type OwnHandlerPlan, planOwnHandlers } from '../handlers/own-operations.js'
 import { mergeExposeHeaders } from '../http/merge-expose-headers.js'
 import type { SandboxResponse } from '../http/types.js'
@@ -170,7 +171,7 @@ export const installSandbox = async <const S extends string = never>(
     own.length === 0
       ? {}
       : (basePath) => {
-          plan = planOwnHandlers(own, basePath, 'install the sandbox')
+          plan = planOwnHandlers(own, basePath, 'install the sandbox', loadMswOnDemand)
           return plan
         },
   )

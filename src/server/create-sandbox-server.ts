@@ -5,6 +5,7 @@ import { hostname } from 'node:os'
 import type { Duplex } from 'node:stream'
 import { resolveUpstreamFiles } from '../files/resolve-upstream-files.js'
 import { checkOwnHandlers } from '../handlers/check-own-handlers.js'
+import { loadMswOnDemand } from '../handlers/load-msw-on-demand.js'
 import { type OwnHandlerPlan, planOwnHandlers } from '../handlers/own-operations.js'
 import { ApiError } from '../http/api-error.js'
 import type { Awaitable } from '../http/awaitable.js'
@@ -106,7 +107,7 @@ export const createSandboxServer = <const S extends string = never>(
     handlers.length === 0
       ? {}
       : (base) => {
-          plan = planOwnHandlers(handlers, base, 'create the server')
+          plan = planOwnHandlers(handlers, base, 'create the server', loadMswOnDemand)
           return plan
         },
   )

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { LIMITS } from '../contract/limits.js'
 import { answerWithOwnHandlers } from '../handlers/answer-with-own-handlers.js'
 import type { OwnHandler } from '../handlers/check-own-handlers.js'
+import { loadMswOnDemand } from '../handlers/load-msw-on-demand.js'
 import { ApiError } from '../http/api-error.js'
 import { type BodyReadResult, readRequestBody } from './read-request-body.js'
 import { writeNow } from './write-sandbox-response.js'
@@ -60,7 +61,7 @@ export const serveOwnHandlers = async (
         ? null
         : new Uint8Array(read.body),
   })
-  const response = await answerWithOwnHandlers(handlers, request)
+  const response = await answerWithOwnHandlers(handlers, request, loadMswOnDemand)
   if (response === undefined) return false
   if (response.type === 'error') {
     req.socket.destroy()
