@@ -1,4 +1,4 @@
-import type { Faker } from '@faker-js/faker'
+import type { SimpleFaker as Faker } from '@faker-js/faker'
 import type { FidelitySettings } from '../contract/fidelity.js'
 import { LIMITS } from '../contract/limits.js'
 import { ApiError } from '../http/api-error.js'

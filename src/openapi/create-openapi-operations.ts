@@ -1,4 +1,4 @@
-import { en, Faker, base as fakerBase } from '@faker-js/faker'
+import { SeedFaker } from '../db/seed-faker.js'
 import type { UrlFields } from '../http/request-url.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { SandboxSettings } from '../operations/operation.js'
@@ -75,7 +75,8 @@ export const createOpenApiOperations = async (
 ): Promise<OpenApiOperations> => {
   const document = await loadOpenApiDocument(options.source)
   const operations = compileOpenApiOperations(document, { basePath: options.basePath })
-  const faker = new Faker({ locale: [en, fakerBase] })
+  // The seed's own faker class (no locale: none joins any bundle), an instance of our own.
+  const faker = new SeedFaker()
   const seeded = new Map<string, CollectionSnapshot>()
   const shapes = new Map(
     operations.flatMap((op) =>

@@ -1,4 +1,4 @@
-import type { Faker } from '@faker-js/faker'
+import type { SimpleFaker as Faker } from '@faker-js/faker'
 import type { JsonSchema } from './openapi-document.js'
 
 const isObject = (value: unknown): value is JsonSchema =>
@@ -24,14 +24,47 @@ const typeOf = (schema: JsonSchema): string | undefined => {
   return undefined
 }
 
+// Plain words, no locale: faker's locales stay out of every bundle (the browser's start-up budget).
+const WORDS = [
+  'amber',
+  'brisk',
+  'cedar',
+  'delta',
+  'ember',
+  'fable',
+  'grove',
+  'harbor',
+  'indigo',
+  'juniper',
+  'kestrel',
+  'lumen',
+  'maple',
+  'nimbus',
+  'opal',
+  'prairie',
+  'quartz',
+  'river',
+  'sage',
+  'tundra',
+  'umber',
+  'violet',
+  'willow',
+  'zephyr',
+]
+const word = (faker: Faker): string => faker.helpers.arrayElement(WORDS)
+const words = (faker: Faker, count: number): string =>
+  Array.from({ length: count }, () => word(faker)).join(' ')
+const title = (text: string): string => text.replace(/(^|\s)\w/g, (c) => c.toUpperCase())
+
 // A property's name hints at realistic data, as a person reading the answer expects.
 const byName = (faker: Faker, name: string): string | undefined => {
   const key = name.toLowerCase()
-  if (key === 'email') return faker.internet.email()
-  if (key === 'name' || key.endsWith('name')) return faker.commerce.productName()
-  if (key === 'description' || key === 'summary') return faker.lorem.sentence()
-  if (key === 'city') return faker.location.city()
-  if (key === 'phone') return faker.phone.number()
+  if (key === 'email') return `${word(faker)}.${faker.number.int(999)}@example.test`
+  if (key === 'name' || key.endsWith('name')) return title(words(faker, 2))
+  if (key === 'description' || key === 'summary')
+    return `${title(words(faker, faker.number.int({ min: 4, max: 8 })))}.`
+  if (key === 'city') return title(word(faker))
+  if (key === 'phone') return `+1-555-${String(faker.number.int({ min: 1000, max: 9999 }))}`
   return undefined
 }
 
@@ -71,21 +104,23 @@ const stringFor = (faker: Faker, schema: JsonSchema, name: string): string => {
         .slice(0, 10)
       break
     case 'email':
-      text = faker.internet.email()
+      text = `${word(faker)}.${faker.number.int(999)}@example.test`
       break
     case 'uuid':
       text = faker.string.uuid()
       break
     case 'uri':
     case 'url':
-      text = faker.internet.url()
+      text = `https://example.test/${word(faker)}`
       break
     case 'ipv4':
-      text = faker.internet.ipv4()
+      text = `10.${faker.number.int(255)}.${faker.number.int(255)}.${faker.number.int({ min: 1, max: 254 })}`
       break
     default:
       text =
-        patterned(faker, schema) ?? byName(faker, name) ?? faker.lorem.words({ min: 1, max: 3 })
+        patterned(faker, schema) ??
+        byName(faker, name) ??
+        words(faker, faker.number.int({ min: 1, max: 3 }))
   }
   if (typeof schema.pattern === 'string') return text
   if (typeof schema.format === 'string' && text.length <= max) return text

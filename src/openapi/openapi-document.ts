@@ -48,4 +48,3 @@ export type OpenApiSource = string | Readonly<Record<string, unknown>>
 
 /** The HTTP methods an OpenAPI path item may describe, as the sandbox routes them. */
 export const OPENAPI_METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
-export type OpenApiMethod = (typeof OPENAPI_METHODS)[number]

@@ -1,4 +1,4 @@
-import type { Faker } from '@faker-js/faker'
+import type { SimpleFaker as Faker } from '@faker-js/faker'
 import type { CollectionShape } from './compile-openapi-operations.js'
 import { generateFromSchema } from './generate-from-schema.js'
 

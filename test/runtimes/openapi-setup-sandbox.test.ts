@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises'
+import { $RefParser } from '@apidevtools/json-schema-ref-parser'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { parse } from 'yaml'
 import { setupSandbox } from '../../src/runtimes/node.js'
 
 // The document as an object (a browser passes it so): read and parsed by the test.
-const document = parse(await readFile('examples/openapi/petstore-extras.yaml', 'utf8')) as Record<
+const document = (await new $RefParser().parse('examples/openapi/petstore-extras.yaml')) as Record<
   string,
   unknown
 >
