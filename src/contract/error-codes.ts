@@ -57,7 +57,8 @@ export const isErrorCode = (value: string): value is ErrorCode => Object.hasOwn(
  * Where each code can be answered: on `every` operation of the API (in some
  * runtime or mode: the server's HTTP layer, upstream and replay modes,
  * scenarios), only on the operations listed, on a request that matched no
- * operation (`unrouted`), or by the `control` API. The OpenAPI document must
+ * operation (`unrouted`), only on operations `added` beyond the contract's (from
+ * an OpenAPI document), or by the `control` API. The OpenAPI document must
  * list each code under its status on each operation it covers (a test derives
  * that from this table and the scenarios); a new code does not compile until
  * it is placed here.
@@ -76,6 +77,8 @@ export const ERROR_CODE_SCOPES = {
   validation_failed: ['createPet'],
   payload_too_large: 'every',
   pet_not_found: ['getPet'],
+  // Only the operations added from an OpenAPI document (contract §20), never the contract's three.
+  not_found: 'added',
   operation_removed: ['getPet'],
   unknown_scenario: 'every',
   internal_error: 'every',
@@ -97,4 +100,7 @@ export const ERROR_CODE_SCOPES = {
   expectation_not_met: 'control',
   mode_unavailable: 'control',
   stream_limit_reached: 'control',
-} as const satisfies Record<ErrorCode, 'every' | 'unrouted' | 'control' | readonly OperationId[]>
+} as const satisfies Record<
+  ErrorCode,
+  'every' | 'unrouted' | 'control' | 'added' | readonly OperationId[]
+>

@@ -268,7 +268,7 @@ export const createSandboxCore = <const S extends string = never>(
           source: options.openapi,
           seed: options.seed,
           ctx,
-          added: additions.operations ?? [],
+          added: added.operations ?? [],
           onSessionEnd(listener) {
             state.events.on('reset', ({ session }) => listener(session))
             state.events.on('session', ({ session, type }) => {

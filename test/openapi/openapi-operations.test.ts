@@ -4,7 +4,7 @@ import { openApiDocument as doc, type JsonObject } from './openapi-document.js'
 
 // The standalone server's HTTP layer answers these before any route (contract §15): no
 // rate-limit or deprecation headers (test/server checks the server sends none).
-const BEFORE_ROUTING = new Set(
+const BEFORE_ROUTING = new Set<number>(
   (['uri_too_long', 'expectation_failed', 'header_too_large', 'not_implemented'] as const).map(
     (code) => ERROR_CODES[code],
   ),

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { VerifierOptions } from '@pact-foundation/pact-core'
 import { setupSandbox } from 'petstore-sandbox/node'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Pact } from '../../src/index.js'
@@ -12,7 +13,12 @@ import { createSandboxServer } from '../../src/server/index.js'
 // against the standalone server, each provider state set through the control API.
 // Pact's usage statistics are off: nothing leaves the machine.
 process.env.PACT_DO_NOT_TRACK = 'true'
-const { default: pactCore } = await import('@pact-foundation/pact-core')
+// pact-core is CommonJS: its default export is `module.exports.default` under Node's interop.
+type PactCore = { verifyPacts(options: VerifierOptions): Promise<string> }
+const loaded = (await import('@pact-foundation/pact-core')) as unknown as {
+  default: PactCore & { default?: PactCore }
+}
+const pactCore: PactCore = loaded.default.default ?? loaded.default
 
 const API = 'https://api.example.test/v1'
 const KEY = { authorization: 'Bearer sandbox-free' }

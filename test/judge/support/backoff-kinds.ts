@@ -129,6 +129,7 @@ export const runOf = (waits: readonly number[]): JudgedRequest[] => {
     code: ok ? null : 'service_unavailable',
     fault: undefined,
     aborted: false,
+    delivered: true,
     retryAfterMs: null,
     sunsetAt: null,
     requestBody: null,

@@ -8,15 +8,20 @@ export interface paths {
         parameters: {
             query?: {
                 /**
-                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail). Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
+                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection fails); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
                  * @example rate-limited
                  */
                 __scenario?: components["parameters"]["Scenario"];
                 /**
-                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer, in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
+                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
+                /**
+                 * @description Sandbox extension: with the `slow-body` scenario, how fast the body is sent, in bytes a second (a whole number from 1 to 10000000; default 1024). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__bandwidth`.
+                 * @example 200
+                 */
+                __bandwidth?: components["parameters"]["Bandwidth"];
                 /**
                  * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
                  * @example worker-1
@@ -59,15 +64,20 @@ export interface paths {
         parameters: {
             query?: {
                 /**
-                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail). Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
+                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection fails); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
                  * @example rate-limited
                  */
                 __scenario?: components["parameters"]["Scenario"];
                 /**
-                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer, in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
+                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
+                /**
+                 * @description Sandbox extension: with the `slow-body` scenario, how fast the body is sent, in bytes a second (a whole number from 1 to 10000000; default 1024). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__bandwidth`.
+                 * @example 200
+                 */
+                __bandwidth?: components["parameters"]["Bandwidth"];
                 /**
                  * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
                  * @example worker-1
@@ -180,7 +190,7 @@ export interface paths {
         get: operations["getScenario"];
         /**
          * Make a scenario sticky
-         * @description An unknown name is 400 `unknown_scenario`, listing the valid names.
+         * @description Makes a scenario or a timeline sticky in the session. An unknown name is 400 `unknown_scenario`, listing the valid names; a bad timeline 400 `validation_failed`, each bad phase named by field.
          */
         put: operations["setScenario"];
         post?: never;
@@ -223,13 +233,13 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description The demo keys, the keys given in options, and the keys created at run time (minus revoked ones).
+         * @description The demo keys, the keys given in options, and the keys created at run time (minus revoked ones). The scenario keys (`sandbox-scenario-NAME`, one per scenario) are not listed: `GET /__sandbox/scenario` gives each scenario's key.
          */
         get: operations["listKeys"];
         put?: never;
         /**
          * Create an API key
-         * @description The spec's "create an account and generate a key" flow. `perMinute` and `perDay` are custom limits, taken into account for the enterprise plan only. An unknown plan is 400 `unknown_plan`; `perMinute` or `perDay` on another plan is 400 `validation_failed` naming the field; a `key` that exists already is 409 `key_exists`.
+         * @description The spec's "create an account and generate a key" flow. `perMinute` and `perDay` are custom limits, taken into account for the enterprise plan only. An unknown plan is 400 `unknown_plan`; `perMinute` or `perDay` on another plan is 400 `validation_failed` naming the field; a `key` that exists already is 409 `key_exists`. `scenario` gives the key's requests that scenario; an unknown one is 400 `unknown_scenario` naming the field.
          */
         post: operations["createKey"];
         delete?: never;
@@ -711,20 +721,47 @@ export interface components {
          * @enum {string}
          */
         SandboxPlan: "free" | "pro" | "business" | "enterprise";
-        /** @description The sticky scenario, and every scenario the sandbox knows. */
+        /** @description The sticky scenario (a timeline's phase and time left when it is one), and every scenario the sandbox knows with its scenario key. */
         SandboxScenario: {
-            /** @description The sticky scenario's name; see the `__scenario` parameter for the built-in ones. */
+            /** @description The sticky scenario's name (a timeline's: `outage`, or `timeline` for one set inline); see the `__scenario` parameter for the built-in ones. */
             name: string;
             description?: string;
+            /** @description Present when the sticky scenario is a timeline: where it stands on the session's clock. */
+            timeline?: {
+                name: string;
+                phases: components["schemas"]["SandboxTimelinePhase"][];
+                repeat: boolean;
+                /** Format: date-time */
+                startedAt: string;
+                phase: {
+                    timeline: string;
+                    index: number;
+                    scenario: string;
+                    /** @description Time left in the phase, in ms; null once the last phase holds for good. */
+                    leftMs: number | null;
+                    /** @description How many times a repeating timeline has started over. */
+                    round: number;
+                };
+            };
             /** @description Every registered scenario, built-in and the user's own. */
             scenarios?: {
                 name: string;
                 description: string;
+                /** @description The scenario key, `sandbox-scenario-NAME`: a free-plan key whose requests get this scenario (contract §19). */
+                key: string;
+                /** @description The phases, when the scenario is a timeline (`outage`). */
+                timeline?: components["schemas"]["SandboxTimelinePhase"][];
             }[];
         };
+        /** @description Exactly one of `name` and `timeline`; `repeat` goes with `timeline`. A bad phase is 400 `validation_failed` naming its field (`timeline[1].forMs`); a body whose only problem is an unknown name is 400 `unknown_scenario`. */
         SandboxScenarioChange: {
-            /** @description The scenario to make sticky. */
+            /** @description The scenario to make sticky (`outage`: the built-in timeline, from now). */
             name: string;
+        } | {
+            /** @description Phases answering in turn on the session's clock from now. */
+            timeline: components["schemas"]["SandboxTimelinePhase"][];
+            /** @description Start over after the last phase (default false: the last phase holds). */
+            repeat?: boolean;
         };
         SandboxClock: {
             /**
@@ -762,6 +799,8 @@ export interface components {
             perDay?: number;
             /** @description The session the key belongs to (1 to 64 characters of `A-Z a-z 0-9 . _ -`): its requests always land there, whichever session the call selected. */
             session?: string;
+            /** @description The scenario the key's requests get unless they name one (`__scenario`, `X-Sandbox-Scenario`); it wins over the sticky scenario. Unknown: 400 `unknown_scenario`. */
+            scenario?: string;
         };
         SandboxApiKey: {
             /** @description The key, to send as `Authorization: Bearer <key>`. In `GET /__sandbox/keys`, a key created at run time is masked (`sk_sandbox_1a2b…`, with `masked: true`): `POST /__sandbox/keys` returns it in full once. */
@@ -781,6 +820,8 @@ export interface components {
              * @constant
              */
             masked?: true;
+            /** @description The scenario the key's requests get unless they name one (`__scenario`, `X-Sandbox-Scenario`); it wins over the sticky scenario. Unknown: 400 `unknown_scenario`. */
+            scenario?: string;
         };
         /** @description One request the sandbox answered (or failed on purpose), as the journal shows it: `GET /__sandbox/requests` and the dashboard's event stream (`GET /__sandbox/requests.har` carries the same entries as HAR, the sandbox's fields under `_sandbox`). Each entry is bounded (at most 100 header lines, header values of 2,048 characters, 8,192 characters of each body), and every session's entries together are bounded by the server-wide budget (`--journal-max-entries`, default 10,000; `--journal-max-bytes`, default 32 MiB): past it the oldest entry of any session goes. */
         SandboxJournalEntry: {
@@ -798,15 +839,16 @@ export interface components {
             method: string;
             /** @description The absolute request URL; query parameters named like a key or token are redacted. */
             url: string;
-            /** @description The status the client got, or null when the connection was failed on purpose (`fault`): the client saw no response. */
+            /** @description The status of the answer, or null when none was made (the connection was failed on purpose, `fault`). With `delivered: false` the client may not have seen it: `commit-then-drop` keeps the 201 it never received. */
             status: number | null;
             /**
-             * @description How the connection was failed, when it was.
+             * @description The fault a scenario chose: how the connection failed instead of an answer (`network-error`, `timeout`, `empty-response`), or what broke the answer (contract §19).
              * @enum {string}
              */
-            fault?: "network-error" | "timeout";
-            /** @description The scenario that answered. */
+            fault?: "network-error" | "timeout" | "reset-mid-body" | "truncated-body" | "stall-after-headers" | "slow-body" | "malformed-json" | "proxy-error" | "empty-response" | "commit-then-drop";
+            /** @description The scenario that answered (a timeline's phase: the phase's scenario). */
             scenario: string;
+            phase?: components["schemas"]["SandboxPhaseRef"];
             plan?: components["schemas"]["SandboxPlan"];
             /** @description Time the sandbox spent on the request, in ms, without a scenario's delay. */
             durationMs: number;
@@ -828,6 +870,8 @@ export interface components {
             code: string | null;
             /** @description True when the client went away before the answer (or the fault) reached it: a held answer (a `slow` delay, a `timeout`) it gave up on. */
             aborted: boolean;
+            /** @description False when the answer did not reach the client whole: a failed connection, a fault that broke it on its way (`commit-then-drop`, `reset-mid-body`, `truncated-body`, `stall-after-headers`, `empty-response`), or an answer the client gave up on (`aborted`, a `slow-body` included). A 201 with `delivered: false` is a pet the client does not know exists. */
+            delivered: boolean;
             /**
              * @description Where the answer came from: the sandbox, the upstream (a forwarded request, whatever came back), or a recording.
              * @enum {string}
@@ -1068,6 +1112,19 @@ export interface components {
             code?: "invalid_parameter";
             /** @constant */
             status?: 400;
+        };
+        SandboxTimelinePhase: {
+            /** @description A registered scenario that is not a timeline itself. */
+            scenario: string;
+            /** @description How long the phase lasts on the sandbox clock, in ms (the last phase holds for good unless `repeat`). */
+            forMs: number;
+        };
+        /** @description The timeline phase that chose the scenario (contract §19). */
+        SandboxPhaseRef: {
+            /** @description The timeline's name: `outage`, or `timeline` for one given inline. */
+            timeline: string;
+            index: number;
+            scenario: string;
         };
         /** @description getPet's 404: `pet_not_found`, or in replay mode `replay_miss`. */
         GetPetNotFoundError: components["schemas"]["PetNotFoundError"] | components["schemas"]["ReplayMissError"];
@@ -1520,7 +1577,7 @@ export interface components {
                 "application/json": components["schemas"]["NotImplementedError"];
             };
         };
-        /** @description Upstream mode (`--upstream URL`): the upstream could not be reached (`upstream_unavailable`), or with `--strict-upstream` its answer broke the contract (`upstream_contract_violation`). Other 502 answers (a proxy's HTML page, scenarios that emulate one) are added here with their media type. */
+        /** @description Upstream mode (`--upstream URL`): the upstream could not be reached (`upstream_unavailable`), or with `--strict-upstream` its answer broke the contract (`upstream_contract_violation`). Also the `proxy-error` scenario (contract §19): a gateway's 502 as a load balancer sends it, `text/html; charset=utf-8`, a short page with no Error body and no rate-limit headers (the operation did not run); a client should treat it like a 503 without `Retry-After` and never parse it as JSON. */
         UpstreamBadGateway: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1537,6 +1594,15 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["UpstreamBadGatewayError"];
+                /**
+                 * @example <html>
+                 *     <head><title>502 Bad Gateway</title></head>
+                 *     <body>
+                 *     <center><h1>502 Bad Gateway</h1></center>
+                 *     </body>
+                 *     </html>
+                 */
+                "text/html; charset=utf-8": string;
             };
         };
         /** @description Upstream mode: the upstream did not answer within the upstream timeout (10 s unless `--upstream-timeout`). */
@@ -1598,7 +1664,7 @@ export interface components {
                 "application/json": components["schemas"]["PayloadTooLargeError"];
             };
         };
-        /** @description Upstream mode (`--upstream URL`): the upstream could not be reached (`upstream_unavailable`), or with `--strict-upstream` its answer broke the contract (`upstream_contract_violation`). Other 502 answers (a proxy's HTML page, scenarios that emulate one) are added here with their media type. getPet's answers carry its deprecation headers. */
+        /** @description Upstream mode (`--upstream URL`): the upstream could not be reached (`upstream_unavailable`), or with `--strict-upstream` its answer broke the contract (`upstream_contract_violation`). Also the `proxy-error` scenario (contract §19): a gateway's 502 as a load balancer sends it, `text/html; charset=utf-8`, a short page with no Error body and no rate-limit headers (the operation did not run); a client should treat it like a 503 without `Retry-After` and never parse it as JSON. getPet's answers carry its deprecation headers. */
         GetPetUpstreamBadGateway: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1618,6 +1684,15 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["UpstreamBadGatewayError"];
+                /**
+                 * @example <html>
+                 *     <head><title>502 Bad Gateway</title></head>
+                 *     <body>
+                 *     <center><h1>502 Bad Gateway</h1></center>
+                 *     </body>
+                 *     </html>
+                 */
+                "text/html; charset=utf-8": string;
             };
         };
         /** @description Upstream mode: the upstream did not answer within the upstream timeout (10 s unless `--upstream-timeout`). getPet's answers carry its deprecation headers. */
@@ -1665,15 +1740,20 @@ export interface components {
          */
         PetId: components["schemas"]["Id"];
         /**
-         * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail). Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
+         * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection fails); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
          * @example rate-limited
          */
         Scenario: string;
         /**
-         * @description Sandbox extension: with the `slow` scenario, how long to hold the answer, in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
+         * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
          * @example 1500
          */
         Delay: number;
+        /**
+         * @description Sandbox extension: with the `slow-body` scenario, how fast the body is sent, in bytes a second (a whole number from 1 to 10000000; default 1024). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__bandwidth`.
+         * @example 200
+         */
+        Bandwidth: number;
         /**
          * @description Sandbox extension: like the `__scenario` query parameter, which wins when both are sent.
          * @example unavailable
@@ -1730,15 +1810,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail). Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
+                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection fails); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
                  * @example rate-limited
                  */
                 __scenario?: components["parameters"]["Scenario"];
                 /**
-                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer, in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
+                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
+                /**
+                 * @description Sandbox extension: with the `slow-body` scenario, how fast the body is sent, in bytes a second (a whole number from 1 to 10000000; default 1024). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__bandwidth`.
+                 * @example 200
+                 */
+                __bandwidth?: components["parameters"]["Bandwidth"];
                 /**
                  * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
                  * @example worker-1
@@ -1826,15 +1911,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail). Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
+                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection fails); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
                  * @example rate-limited
                  */
                 __scenario?: components["parameters"]["Scenario"];
                 /**
-                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer, in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
+                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
+                /**
+                 * @description Sandbox extension: with the `slow-body` scenario, how fast the body is sent, in bytes a second (a whole number from 1 to 10000000; default 1024). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__bandwidth`.
+                 * @example 200
+                 */
+                __bandwidth?: components["parameters"]["Bandwidth"];
                 /**
                  * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
                  * @example worker-1
@@ -1910,15 +2000,20 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail). Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
+                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection fails); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
                  * @example rate-limited
                  */
                 __scenario?: components["parameters"]["Scenario"];
                 /**
-                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer, in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
+                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
+                /**
+                 * @description Sandbox extension: with the `slow-body` scenario, how fast the body is sent, in bytes a second (a whole number from 1 to 10000000; default 1024). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__bandwidth`.
+                 * @example 200
+                 */
+                __bandwidth?: components["parameters"]["Bandwidth"];
                 /**
                  * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
                  * @example worker-1
