@@ -137,11 +137,11 @@ const originRules = (
 
 /** Why an entry is no interaction (it has no HTTP answer), or undefined. */
 const noAnswer = (entry: JournalEntry): string | undefined => {
-  const delivered = (entry as JournalEntry & { delivered?: boolean }).delivered
   if (entry.status === null || entry.response === null)
     return `no HTTP answer (fault ${entry.fault ?? 'unknown'})`
-  if (delivered === false) return 'the answer was not delivered whole (a partial fault)'
+  // An aborted answer is also not delivered (decision 0040): say the more precise reason.
   if (entry.aborted) return 'the client went away before the answer'
+  if (!entry.delivered) return 'the answer was not delivered whole (a partial fault)'
   return undefined
 }
 

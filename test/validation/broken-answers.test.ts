@@ -193,7 +193,7 @@ const CASES: Record<
   },
   'gap.errorCodes': {
     good: get('99', 404, error(404, 'pet_not_found')),
-    broken: get('99', 404, error(404, 'not_found')),
+    broken: get('99', 404, error(404, 'resource_missing')),
   },
   'gap.maxBodyBytes': {
     good: create(' '.repeat(70_000), error(413, 'payload_too_large'), 413),

@@ -2,7 +2,7 @@ import * as z from 'zod/mini'
 import { madeWhenRead } from '../../contract/made-when-read.js'
 import { ownRecord } from '../../contract/own-record.js'
 import { ApiError } from '../../http/api-error.js'
-import { invalidParameter, repeatedParameter } from '../../http/errors.js'
+import { invalidParameter, repeatedParameter, validationFailed } from '../../http/errors.js'
 import type { JudgeTools } from '../../judge/judge-tools.js'
 import { checkRequestMatch, type RequestMatch } from '../../judge/request-match.js'
 import { JUDGE_TOOLS } from '../../sandbox/judge-journal.js'
@@ -67,6 +67,15 @@ export const toRequestMatch = async (
   const { pathRegExp, query, headers, ...rest } = input
   if (pathRegExp !== undefined && rest.path !== undefined)
     throw refuse(code, 'pathRegExp', 'cannot be given with path; send one of them')
+  // The operation ids are the sandbox's (the contract's and those added to it, decision 0042):
+  // an unknown one is a field of the body like any other, worded as the body's checks are.
+  const { operation } = rest
+  if (operation !== undefined && !tools.operationIds.includes(operation)) {
+    const message = `must be one of ${tools.operationIds.join(', ')}, got ${JSON.stringify(operation)}`
+    throw code === 'validation_failed'
+      ? validationFailed('The match', [{ field: 'operation', message }])
+      : refuse(code, 'operation', message)
+  }
   const match = {
     ...rest,
     // Object.fromEntries defines own properties: a `__proto__` name stays a name.
