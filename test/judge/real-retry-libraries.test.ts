@@ -129,7 +129,7 @@ describe('ky (retry with jitter; honours Retry-After on 413, 429 and 503)', () =
       const { requests, waits, rules } = await judged(session)
       expect(requests).toBe(5)
       // Full jitter: a random delay from 0 to 300 ms doubled each retry.
-      waits.forEach((wait, k) => expect(wait).toBeLessThanOrEqual(300 * 2 ** k))
+      for (const [k, wait] of waits.entries()) expect(wait).toBeLessThanOrEqual(300 * 2 ** k)
       expect({ seed, rules }).toEqual({ seed, rules: [] })
       vi.useRealTimers()
       vi.restoreAllMocks()
