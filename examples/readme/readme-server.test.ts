@@ -20,7 +20,7 @@ describe.each(['source', 'bundle'] as const)('the README config, CLI from its %s
   it('serves your endpoint, your health check and your scenario beside the contract', async () => {
     const run = spawnCli(['--config', CONFIG, '--port', '0', '--quiet'], {}, entry)
     const origin = await serverOrigin(run)
-    expect(run.stdout()).toMatch(/one of default, .*, flaky, maintenance;/)
+    expect(run.stdout()).toMatch(/one of default, .*, flaky, .*, outage, maintenance;/)
     expect(run.stdout()).toContain('team…(redacted)      pro (configured)')
 
     const categories = await fetch(`${origin}/v1/categories`, { headers: KEY })

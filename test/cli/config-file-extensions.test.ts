@@ -72,7 +72,7 @@ describe('parseConfigFile with handlers and scenarios', () => {
     for (const part of [
       'port must be from 0 to 65535',
       '"prot" is not a setting',
-      'scenario "maintenence" is not a scenario (use one of default, empty, paginated, rate-limited, banned, unauthorized, server-error, unavailable, slow, timeout, network-error, sunset, flaky, outage, maintenance)',
+      'scenario "maintenence" is not a scenario (use one of default, empty, paginated, rate-limited, banned, unauthorized, server-error, unavailable, slow, timeout, network-error, sunset, flaky, reset-mid-body, truncated-body, stall-after-headers, slow-body, malformed-json, proxy-error, empty-response, commit-then-drop, outage, maintenance)',
     ])
       expect(message).toContain(part)
     expect(message).toMatch(/Settings: port, .*, handlers, scenarios, /)

@@ -60,7 +60,9 @@ describe('the declarations in the packed package', () => {
     const total = files.filter((f) => f.path.endsWith('.d.ts')).reduce((n, f) => n + f.size, 0)
     // Issue 21: all 191 files tsc wrote weighed 283 KB (lua.d.ts alone 33 KB), the public ones
     // 123 KB; the upstream mode and the judge's public types brought them to 162 KB.
-    expect(total).toBeLessThan(200_000)
+    // Issue 31's round: faults, timelines, own handlers, the OpenAPI option and Pact's types
+    // brought them to 206 KB.
+    expect(total).toBeLessThan(240_000)
   })
 })
 

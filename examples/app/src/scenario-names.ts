@@ -18,5 +18,13 @@ export const BUILT_IN_SCENARIOS = [
   'network-error',
   'sunset',
   'flaky',
+  'reset-mid-body',
+  'truncated-body',
+  'stall-after-headers',
+  'slow-body',
+  'malformed-json',
+  'proxy-error',
+  'empty-response',
+  'commit-then-drop',
   'outage',
 ] as const
