@@ -79,10 +79,11 @@ const toSandboxResponse = async (response: Response): Promise<SandboxResponse> =
   // Response.error(): the connection fails, as in the `network-error` scenario.
   if (response.type === 'error')
     return { status: 502, headers: {}, body: null, fault: 'network-error' }
-  const headers: Record<string, string> = {}
-  response.headers.forEach((value, name) => {
-    if (name !== 'content-length' && name !== 'transfer-encoding') headers[name] = value
-  })
+  const headers = Object.fromEntries(
+    [...response.headers].filter(
+      ([name]) => name !== 'content-length' && name !== 'transfer-encoding',
+    ),
+  )
   return {
     status: response.status,
     headers,

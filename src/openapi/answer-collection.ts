@@ -33,13 +33,17 @@ export interface CollectionInput {
 const JSON_HEADERS = { 'Content-Type': 'application/json' } as const
 const PAGING = new Set(['limit', 'cursor', 'offset'])
 
+/** An own entry of a record: a key such as `__proto__` or `constructor` does not reach its prototype. */
+const own = <T>(object: Readonly<Record<string, T>>, key: string): T | undefined =>
+  Object.hasOwn(object, key) ? object[key] : undefined
+
 const notFound = (shape: CollectionShape, id: string): ApiError =>
   new ApiError('not_found', `No record of ${shape.path} has the id "${id}".`)
 
 const recordOf = (
   input: CollectionInput,
 ): { key: string; stored: ReturnType<CollectionRecords['byId']['get']> } => {
-  const key = String(input.values[input.shape.idParam])
+  const key = String(own(input.values, input.shape.idParam))
   return { key, stored: input.records.byId.get(key) }
 }
 
@@ -51,19 +55,26 @@ const shapeRecord = (
 ): Record<string, unknown> => {
   const { shape } = input
   const { properties } = shape
-  const record: Record<string, unknown> =
+  const given =
     shape.item.additionalProperties === false
-      ? Object.fromEntries(Object.entries(value).filter(([k]) => Object.hasOwn(properties, k)))
-      : { ...value }
+      ? Object.entries(value).filter(([k]) => Object.hasOwn(properties, k))
+      : Object.entries(value)
+  const present = new Set(given.map(([k]) => k))
   const required = requiredOf(shape.item)
-  const missing = required.filter((name) => !Object.hasOwn(record, name) && name !== shape.idField)
+  const missing = required.filter((name) => !present.has(name) && name !== shape.idField)
+  const filled: [string, unknown][] = []
   if (missing.length > 0) {
     // Fields the server fills (a status, a date): drawn for this record alone, the same every time.
     input.faker.seed(seedFor(input.seed, `${shape.path}#${seq}`))
     for (const name of missing)
-      record[name] = generateFromSchema(input.faker, properties[name] ?? {}, name)
+      filled.push([name, generateFromSchema(input.faker, own(properties, name) ?? {}, name)])
   }
-  record[shape.idField] = idFor(shape, seq)
+  // The id last: a given id keeps its place, its value replaced.
+  const record: Record<string, unknown> = Object.fromEntries([
+    ...given,
+    ...filled,
+    [shape.idField, idFor(shape, seq)],
+  ])
   const result = shape.check(record)
   if (result !== true) {
     const details = toDetails(result)
@@ -91,15 +102,16 @@ const withRecord = (
 /** merge-patch (RFC 7396): objects merged member by member, null removes. */
 const mergePatch = (target: unknown, patch: unknown): unknown => {
   if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) return patch
-  const out: Record<string, unknown> =
+  const out = new Map<string, unknown>(
     typeof target === 'object' && target !== null && !Array.isArray(target)
-      ? { ...(target as Record<string, unknown>) }
-      : {}
+      ? Object.entries(target)
+      : [],
+  )
   for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete out[key]
-    else out[key] = mergePatch(out[key], value)
+    if (value === null) out.delete(key)
+    else out.set(key, mergePatch(out.get(key), value))
   }
-  return out
+  return Object.fromEntries(out)
 }
 
 const readLimit = (input: CollectionInput): number => {
@@ -133,13 +145,16 @@ const list = (input: CollectionInput): SandboxResponse => {
     ([name]) => !PAGING.has(name) && Object.hasOwn(shape.properties, name),
   )
   const matching = [...input.records.byId.values()].filter((r) =>
-    filters.every(([name, value]) => JSON.stringify(r.value[name]) === JSON.stringify(value)),
+    filters.every(([name, value]) => JSON.stringify(own(r.value, name)) === JSON.stringify(value)),
   )
   const rest = matching.filter((r) => r.seq > after)
   const page = fidelity.pagination === 'none' ? matching.slice(0, limit) : rest.slice(0, limit)
-  const headers: Record<string, string> = { ...JSON_HEADERS }
-  if (fidelity.totalCountHeader !== false)
-    headers[fidelity.totalCountHeader] = String(matching.length)
+  const headers: Record<string, string> = {
+    ...JSON_HEADERS,
+    ...(fidelity.totalCountHeader === false
+      ? {}
+      : { [fidelity.totalCountHeader]: String(matching.length) }),
+  }
   const last = page[page.length - 1]
   if (fidelity.pagination === 'cursor' && last !== undefined && rest.length > page.length) {
     const params = new URLSearchParams(filters.map(([name]) => [name, input.query.get(name) ?? '']))
@@ -174,10 +189,11 @@ export const answerCollection = (input: CollectionInput): SandboxResponse => {
           `No id below 2^53 is left in ${shape.path}; reset the sandbox.`,
         )
       const record = shapeRecord(input, input.body ?? {}, seq)
-      records.byId.set(String(record[shape.idField]), { seq, value: record })
+      const id = String(own(record, shape.idField))
+      records.byId.set(id, { seq, value: record })
       records.nextSeq = seq + 1
       return withRecord(input, record, {
-        Location: `${input.base}${shape.path}/${encodeURIComponent(String(record[shape.idField]))}`,
+        Location: `${input.base}${shape.path}/${encodeURIComponent(id)}`,
       })
     }
     default: {

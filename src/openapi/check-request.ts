@@ -59,7 +59,7 @@ const readValue = (
 ): { given: false } | { given: true; value: unknown } => {
   const { name, schema } = parameter
   if (parameter.in === 'path') {
-    const raw = input.params[name]
+    const raw = Object.hasOwn(input.params, name) ? input.params[name] : undefined
     if (raw === undefined) return { given: false }
     let text: string
     try {
@@ -76,7 +76,9 @@ const readValue = (
     return { given: true, value: coerce(text, schema) }
   }
   if (parameter.in === 'header') {
-    const text = input.request.headers[name.toLowerCase()]
+    const key = name.toLowerCase()
+    const { headers } = input.request
+    const text = Object.hasOwn(headers, key) ? headers[key] : undefined
     return text === undefined ? { given: false } : { given: true, value: coerce(text, schema) }
   }
   const values = input.query.getAll(name)
@@ -113,7 +115,7 @@ export const checkParameters = (
     request: SandboxRequest
   },
 ): Record<string, unknown> => {
-  const values: Record<string, unknown> = {}
+  const values: [string, unknown][] = []
   const details: ErrorDetail[] = []
   for (const parameter of operation.parameters) {
     const read = readValue(parameter, input)
@@ -122,7 +124,7 @@ export const checkParameters = (
       continue
     }
     const result = parameter.check(read.value)
-    if (result === true) values[parameter.name] = read.value
+    if (result === true) values.push([parameter.name, read.value])
     else
       for (const d of toDetails(result)) details.push({ field: parameter.name, message: d.message })
   }
@@ -134,7 +136,7 @@ export const checkParameters = (
       { details },
     )
   }
-  return values
+  return Object.fromEntries(values)
 }
 
 // readJson's checks (size, Content-Type, UTF-8 JSON, an object) with the document's schema after.

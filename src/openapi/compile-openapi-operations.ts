@@ -93,8 +93,7 @@ const jsonContent = (
   content: Record<string, OpenApiMediaType> | undefined,
 ): OpenApiMediaType | undefined => {
   if (content === undefined) return undefined
-  const type = Object.keys(content).find((t) => /^application\/(.+\+)?json\s*(;|$)/i.test(t))
-  return type === undefined ? undefined : content[type]
+  return Object.entries(content).find(([t]) => /^application\/(.+\+)?json\s*(;|$)/i.test(t))?.[1]
 }
 
 const exampleOf = (media: OpenApiMediaType | undefined): { value: unknown } | undefined => {
@@ -199,7 +198,8 @@ export const compileOpenApiOperations = (
     const code = Object.keys(responses)
       .filter((c) => /^2\d\d$/.test(c))
       .sort()[0]
-    const response = code === undefined ? undefined : responses[code]
+    const response =
+      code !== undefined && Object.hasOwn(responses, code) ? responses[code] : undefined
     const media = jsonContent(response?.content)
     const schema = media?.schema
     return {
@@ -233,7 +233,7 @@ export const compileOpenApiOperations = (
         ? 'id'
         : undefined
     if (idField === undefined) continue
-    const idSchema = properties[idField] ?? {}
+    const idSchema = (Object.hasOwn(properties, idField) ? properties[idField] : undefined) ?? {}
     const idType = idSchema.type === 'integer' || idSchema.type === 'number' ? 'integer' : 'string'
     const idFormat = typeof idSchema.format === 'string' ? idSchema.format : undefined
     collections.set(base, {

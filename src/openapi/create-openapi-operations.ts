@@ -177,7 +177,7 @@ export const createOpenApiOperations = async (
     load(session, snapshot) {
       const held = records(session)
       for (const [path, shape] of shapes) {
-        const given = snapshot[path]
+        const given = Object.hasOwn(snapshot, path) ? snapshot[path] : undefined
         if (given !== undefined) held.set(path, loadCollection(shape, given))
       }
       changed.add(session)

@@ -204,15 +204,15 @@ export const generateFromSchema = (
   if (schema.default !== undefined) return schema.default
   switch (typeOf(schema)) {
     case 'object': {
-      const out: Record<string, unknown> = {}
+      const out: [string, unknown][] = []
       const properties = isObject(schema.properties) ? schema.properties : {}
       const required = Array.isArray(schema.required) ? (schema.required as string[]) : []
       for (const [key, sub] of Object.entries(properties)) {
         if (!isObject(sub)) continue
         if (depth > 6 && !required.includes(key)) continue
-        out[key] = generateFromSchema(faker, sub, key, depth + 1)
+        out.push([key, generateFromSchema(faker, sub, key, depth + 1)])
       }
-      return out
+      return Object.fromEntries(out)
     }
     case 'array': {
       const items = isObject(schema.items) ? schema.items : {}

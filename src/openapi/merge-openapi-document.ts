@@ -16,24 +16,22 @@ export const mergeOpenApiDocument = (
   added: { document: OpenApiDocument; operations: readonly CompiledOperation[] },
 ): string => {
   const merged = JSON.parse(own) as { paths?: Record<string, Record<string, unknown>> }
-  const paths = { ...merged.paths }
+  // Maps, not records indexed by the document's names (a path or method named __proto__).
+  const paths = new Map(Object.entries(merged.paths ?? {}))
   const source = added.document.paths ?? {}
   // The document's path of each added operation (it may carry the base path, see compile).
   for (const [rawPath, item] of Object.entries(source)) {
     for (const operation of added.operations) {
       if (!rawPath.endsWith(operation.path)) continue
-      const written = item[operation.method.toLowerCase()]
+      const method = operation.method.toLowerCase()
+      const written = Object.hasOwn(item, method) ? item[method] : undefined
       if (written === undefined) continue
-      const target = { ...paths[operation.path] }
-      if (item.parameters !== undefined && target.parameters === undefined)
-        target.parameters = item.parameters
-      target[operation.method.toLowerCase()] = {
-        ...written,
-        operationId: operation.id,
-        'x-sandbox-source': 'openapi',
-      }
-      paths[operation.path] = target
+      const target = new Map(Object.entries(paths.get(operation.path) ?? {}))
+      if (item.parameters !== undefined && !target.has('parameters'))
+        target.set('parameters', item.parameters)
+      target.set(method, { ...written, operationId: operation.id, 'x-sandbox-source': 'openapi' })
+      paths.set(operation.path, Object.fromEntries(target))
     }
   }
-  return JSON.stringify({ ...merged, paths }, null, 2)
+  return JSON.stringify({ ...merged, paths: Object.fromEntries(paths) }, null, 2)
 }

@@ -71,7 +71,7 @@ export const loadCollection = (
   let seq = 0
   let highest = 0
   for (const record of snapshot.records) {
-    const id = record[shape.idField]
+    const id = Object.hasOwn(record, shape.idField) ? record[shape.idField] : undefined
     seq = typeof id === 'number' && Number.isSafeInteger(id) && id > seq ? id : seq + 1
     highest = Math.max(highest, seq)
     byId.set(String(id), { seq, value: structuredClone(record) })

@@ -17,7 +17,7 @@ const isObject = (value: unknown): value is Json =>
 /** An OpenAPI 3.1 document, as parsed JSON. */
 export type OpenApiDocument = Json
 
-const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const
 
 const resolve = (doc: OpenApiDocument, node: unknown, depth = 0): Json => {
   if (!isObject(node)) return {}
@@ -26,7 +26,7 @@ const resolve = (doc: OpenApiDocument, node: unknown, depth = 0): Json => {
   let target: unknown = doc
   for (const part of ref.slice(2).split('/')) {
     const key = part.replaceAll('~1', '/').replaceAll('~0', '~')
-    target = isObject(target) ? target[key] : undefined
+    target = isObject(target) && Object.hasOwn(target, key) ? target[key] : undefined
   }
   return resolve(doc, target, depth + 1)
 }
@@ -91,10 +91,10 @@ const checkObject = (
   for (const name of required)
     if (!Object.hasOwn(value, name))
       out.push(`${path === '' ? '' : `${path}.`}${name} is required by the OpenAPI document`)
-  const properties = isObject(schema.properties) ? schema.properties : {}
+  const properties = new Map(Object.entries(isObject(schema.properties) ? schema.properties : {}))
   for (const [name, item] of Object.entries(value)) {
     const at = path === '' ? name : `${path}.${name}`
-    if (Object.hasOwn(properties, name)) checkValue(doc, properties[name], item, at, out)
+    if (properties.has(name)) checkValue(doc, properties.get(name), item, at, out)
     else if (isObject(schema.additionalProperties))
       checkValue(doc, schema.additionalProperties, item, at, out)
   }
@@ -194,7 +194,9 @@ export const checkAgainstOpenApi = (doc: OpenApiDocument, answer: CheckedAnswer)
   if (operation === undefined)
     return [`no operation of the OpenAPI document answers ${answer.method} ${answer.path}`]
   const responses = isObject(operation.responses) ? operation.responses : {}
-  const declared = responses[String(answer.status)] ?? responses.default
+  const code = String(answer.status)
+  const declared =
+    (Object.hasOwn(responses, code) ? responses[code] : undefined) ?? responses.default
   if (declared === undefined)
     return [
       `status ${answer.status} is not declared for ${answer.operationId} by the OpenAPI document`,
@@ -203,7 +205,7 @@ export const checkAgainstOpenApi = (doc: OpenApiDocument, answer: CheckedAnswer)
   const content = isObject(response.content) ? response.content : {}
   if (!answer.hasBody) return []
   const media = answer.contentType?.split(';')[0]?.trim().toLowerCase() ?? ''
-  const entry = content[media]
+  const entry = Object.hasOwn(content, media) ? content[media] : undefined
   if (!isObject(entry))
     return [
       `the OpenAPI document declares no ${media === '' ? 'body without a media type' : `${media} body`} for ${answer.operationId} ${answer.status}`,

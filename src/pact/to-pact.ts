@@ -126,13 +126,13 @@ const originRules = (
   origin: string,
 ): Record<string, PactRegexRule> | undefined => {
   if (headers === undefined || origin === 'null') return undefined
-  const rules: Record<string, PactRegexRule> = {}
+  const rules: [string, PactRegexRule][] = []
   for (const [name, [value = '']] of Object.entries(headers)) {
     if (!value.includes(origin)) continue
     const regex = value.split(origin).map(escapeRegExp).join('https?://[^/>\\s]+')
-    rules[name] = { combine: 'AND', matchers: [{ match: 'regex', regex: `^${regex}$` }] }
+    rules.push([name, { combine: 'AND', matchers: [{ match: 'regex', regex: `^${regex}$` }] }])
   }
-  return Object.keys(rules).length === 0 ? undefined : rules
+  return rules.length === 0 ? undefined : Object.fromEntries(rules)
 }
 
 /** Why an entry is no interaction (it has no HTTP answer), or undefined. */
@@ -156,16 +156,16 @@ const build = (
   entry: JournalEntry & { status: number; response: NonNullable<JournalEntry['response']> },
 ): Built => {
   const url = new URL(entry.url, 'http://sandbox.invalid')
-  const query: Record<string, string[]> = {}
+  const query = new Map<string, string[]>()
   for (const [name, value] of url.searchParams) {
     if (SANDBOX_QUERY.has(name) || isSecretName(name)) continue
-    const values = query[name] ?? []
+    const values = query.get(name) ?? []
     values.push(value)
-    query[name] = values
+    query.set(name, values)
   }
   const requestBody = bodyOf(entry.request.body, mediaOf(entry.request.headers))
   const request: PactRequest = { method: entry.method, path: url.pathname }
-  if (Object.keys(query).length > 0) request.query = query
+  if (query.size > 0) request.query = Object.fromEntries(query)
   const requestHeaders = headersOf(entry.request.headers) ?? {}
   delete requestHeaders.authorization
   authorizationOf(entry, request, requestHeaders)

@@ -20,11 +20,21 @@ const moved = (servers: unknown, origin: string): Server[] | undefined => {
 const isSelector = (name: unknown): boolean =>
   typeof name === 'string' && (name.startsWith('__') || /^x-sandbox-/i.test(name))
 
-/** A parameter list with the selectors' examples dropped ($refs are left to the components). */
+/**
+ * A parameter list with the examples of the selectors and of every optional parameter dropped
+ * ($refs are left to the components): Swagger UI sends an example as the value, and an optional
+ * parameter's example (a `cursor`, a `status`) would change what try-it asks. A required one
+ * (`petId`) keeps its example as a starting value.
+ */
 const withoutSelectorExamples = (parameters: unknown): unknown => {
   if (!Array.isArray(parameters)) return parameters
   return parameters.map((parameter) => {
-    if (!isRecord(parameter) || !isSelector(parameter.name)) return parameter
+    if (!isRecord(parameter)) return parameter
+    if (!isSelector(parameter.name)) {
+      if (parameter.required === true) return parameter
+      const { example: _example, examples: _examples, ...optional } = parameter
+      return optional
+    }
     const { example: _example, examples: _examples, ...rest } = parameter
     const note = 'On this page the try-it bar above sets it; fill it in here to override.'
     return {
@@ -51,13 +61,15 @@ export const prepareForTryIt = (
   origin: string,
   basePath: string,
 ): Record<string, unknown> => {
-  const paths: Record<string, unknown> = {}
+  // Maps, not records indexed by the document's names (a path or method named __proto__).
+  const paths = new Map<string, unknown>()
   for (const [path, item] of Object.entries(isRecord(document.paths) ? document.paths : {})) {
     if (!isRecord(item)) continue
-    const copy: Record<string, unknown> = { ...item }
+    const copy = new Map<string, unknown>(Object.entries(item))
     const own = moved(item.servers, origin)
-    if (own !== undefined) copy.servers = own
-    if (item.parameters !== undefined) copy.parameters = withoutSelectorExamples(item.parameters)
+    if (own !== undefined) copy.set('servers', own)
+    if (item.parameters !== undefined)
+      copy.set('parameters', withoutSelectorExamples(item.parameters))
     for (const [method, operation] of Object.entries(item)) {
       if (!isRecord(operation) || method === 'parameters' || method === 'servers') continue
       const changed: Record<string, unknown> = { ...operation }
@@ -65,9 +77,9 @@ export const prepareForTryIt = (
       if (servers !== undefined) changed.servers = servers
       if (operation.parameters !== undefined)
         changed.parameters = withoutSelectorExamples(operation.parameters)
-      copy[method] = changed
+      copy.set(method, changed)
     }
-    paths[path] = copy
+    paths.set(path, Object.fromEntries(copy))
   }
   const components = isRecord(document.components) ? document.components : undefined
   const parameters = isRecord(components?.parameters) ? components.parameters : undefined
@@ -89,6 +101,6 @@ export const prepareForTryIt = (
     servers: [
       { url: `${origin}${basePath.replace(/\/$/, '')}`, description: 'This sandbox server' },
     ],
-    paths,
+    paths: Object.fromEntries(paths),
   }
 }
