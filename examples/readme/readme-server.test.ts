@@ -46,7 +46,11 @@ describe.each(['source', 'bundle'] as const)('the README config, CLI from its %s
     expect(await sticky.json()).toMatchObject({
       name: 'maintenance',
       scenarios: expect.arrayContaining([
-        { name: 'maintenance', description: expect.stringContaining('every create answers 503') },
+        expect.objectContaining({
+          name: 'maintenance',
+          description: expect.stringContaining('every create answers 503'),
+          key: 'sandbox-scenario-maintenance',
+        }),
       ]),
     })
     expect((await create(origin)).status).toBe(503)
