@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'msw'
 import { payloadTooLarge, routeNotFound } from '../http/errors.js'
-import type { SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { SandboxResponse } from '../http/types.js'
 import type { Operation, OperationContext, OperationMethod } from '../operations/operation.js'
 import { API_ROUTER } from '../operations/routes.js'
 import { belowBasePath } from '../pipeline/locate.js'
@@ -11,6 +11,7 @@ import {
   type OwnHandlerAccess,
   type OwnHandlerFunction,
 } from './own-handler-marks.js'
+import { toFetchRequest } from './to-fetch-request.js'
 
 /** A handler of yours without its mark: an MSW handler or a plain function. */
 export type RawOwnHandler = RequestHandler | OwnHandlerFunction
@@ -62,18 +63,6 @@ const toTemplate = (below: string): string | undefined => {
   }
   return `/${out.join('/')}`
 }
-
-const toFetchRequest = (request: SandboxRequest): Request =>
-  new Request(request.url, {
-    method: request.method,
-    headers: Object.entries(request.headers).filter(
-      (entry): entry is [string, string] => entry[1] !== undefined,
-    ),
-    body:
-      request.method === 'GET' || request.method === 'HEAD' || request.body === null
-        ? null
-        : new Uint8Array(request.body),
-  })
 
 const toSandboxResponse = async (response: Response): Promise<SandboxResponse> => {
   // Response.error(): the connection fails, as in the `network-error` scenario.

@@ -1,6 +1,7 @@
 import { answerWithOwnHandlers } from '../handlers/answer-with-own-handlers.js'
 import type { OwnHandler } from '../handlers/check-own-handlers.js'
 import { loadMswOnDemand } from '../handlers/load-msw-on-demand.js'
+import { toFetchRequest } from '../handlers/to-fetch-request.js'
 import type { SandboxRequest } from '../http/types.js'
 import { crossOriginHeaders } from './cross-origin-headers.js'
 
@@ -13,18 +14,6 @@ interface FulfillingRoute {
   }): Promise<void>
   abort(errorCode?: string): Promise<void>
 }
-
-const toFetchRequest = (request: SandboxRequest): Request =>
-  new Request(request.url, {
-    method: request.method,
-    headers: Object.entries(request.headers).filter(
-      (entry): entry is [string, string] => entry[1] !== undefined,
-    ),
-    body:
-      request.method === 'GET' || request.method === 'HEAD' || request.body === null
-        ? null
-        : new Uint8Array(request.body),
-  })
 
 /**
  * Offers a request the sandbox does not answer to the user's own handlers
