@@ -21,8 +21,14 @@ const MIN_OWN_WAITS = 3
 const GROWTH = 1.6
 /** …and at least this much longer: millisecond noise around zero is not growth. */
 const MIN_GROWTH_MS = 20
-/** A client that waited what Retry-After said, give or take this, kept the server's pace. */
+/** A wait within this much past Retry-After kept the server's pace… */
 const AT_RETRY_AFTER_MS = 1_000
+/**
+ * …or within this share of Retry-After past it: Retry-After plus the client's
+ * jitter (axios-retry adds up to 20%). A constant wait this close to Retry-After
+ * cannot be told from it; one longer is the client's own (decision 0052).
+ */
+const PAST_RETRY_AFTER = 0.5
 
 /** What makes a client retry: 429, 503, a failed connection, or an answer it gave up on. */
 const failed = (request: JudgedRequest): boolean =>
@@ -38,22 +44,36 @@ const describeFailure = (request: JudgedRequest): string => {
 /** One wait of a run: from the failed answer reaching the client to the next request. */
 interface Wait {
   ms: number
-  /** False when Retry-After (or a ban) set it: shorter, or within a second longer. */
-  own: boolean
+  /** The failed answer's Retry-After (ms), or null when it said none. */
+  retryAfter: number | null
+  /**
+   * The part the client chose (ms): the whole wait, or the part past
+   * Retry-After; null when Retry-After set it (shorter, or the server's pace).
+   */
+  own: number | null
 }
 
 /**
  * The wait before `retry`, measured from the moment `previous` failed: its answer
  * left (an answer the client gave up on failed earlier still, so the wait is at
- * least this; never below zero).
+ * least this; never below zero). After a Retry-After, the client's own part is
+ * what it waited past it, once that is more than the server's pace allows.
  */
 const waitBefore = (previous: JudgedRequest, retry: JudgedRequest): Wait => {
   const ms = Math.max(0, retry.at - Math.min(previous.answeredAt, retry.at))
-  const paced =
-    (isBackOffAnswer(previous) || isBanAnswer(previous)) &&
-    previous.retryAfterMs !== null &&
-    ms < previous.retryAfterMs + AT_RETRY_AFTER_MS
-  return { ms, own: !paced }
+  const retryAfter =
+    isBackOffAnswer(previous) || isBanAnswer(previous) ? previous.retryAfterMs : null
+  if (retryAfter === null) return { ms, retryAfter, own: ms }
+  const pace = retryAfter + Math.max(AT_RETRY_AFTER_MS, PAST_RETRY_AFTER * retryAfter)
+  return { ms, retryAfter, own: ms < pace ? null : ms - retryAfter }
+}
+
+const pastRetryAfter = (wait: Wait): boolean => wait.retryAfter !== null && wait.own !== null
+
+const showWait = ({ ms, retryAfter, own }: Wait): string => {
+  if (own === null) return `${seconds(ms)} (Retry-After)`
+  if (retryAfter === null) return seconds(ms)
+  return `${seconds(ms)} (${seconds(own)} past Retry-After)`
 }
 
 /**
@@ -76,11 +96,13 @@ const neverGrows = (waits: readonly number[]): boolean => {
  * retries by one caller after 429, 503 or a failed connection whose waits do
  * not grow (contract §18 as amended 2026-11-27). A wait runs from the moment
  * the failed answer reached the client to the next request. Waits set by
- * `Retry-After` (shorter, the other rule's; or within a second longer, the
- * server's pace) are not judged; with fewer than three waits of the client's
- * own choosing the run is not judged. The run is flagged when no own wait is
- * at least 1.6 times (and 20 ms more than) the shortest own wait before it:
- * the measured flag rates by kind of back-off are in decision 0047.
+ * `Retry-After` are not judged: shorter is the other rule's; up to a second,
+ * or half of Retry-After, longer kept the server's pace. Of a longer wait, the
+ * part past `Retry-After` is the client's own and is judged (decision 0052).
+ * With fewer than three own waits the run is not judged. The run is flagged
+ * when no own wait is at least 1.6 times (and 20 ms more than) the shortest
+ * own wait before it: the measured flag rates by kind of back-off are in
+ * docs/judging-the-client.md.
  *
  * @example
  * noExponentialBackoff(requests) // [{ rule: 'no-exponential-backoff', level: 'error', … }]
@@ -91,14 +113,14 @@ export const noExponentialBackoff: Rule = (requests) => {
     let run: JudgedRequest[] = []
     const evaluate = (): void => {
       const waits = run.slice(1).map((retry, i) => waitBefore(run[i] as JudgedRequest, retry))
-      const own = waits.filter((w) => w.own).map((w) => w.ms)
+      const own = waits.flatMap((w) => (w.own === null ? [] : [w.own]))
       if (waits.length >= MIN_RETRIES && own.length >= MIN_OWN_WAITS && neverGrows(own)) {
         const first = run[0] as JudgedRequest
-        const shown = waits.map((w) => (w.own ? seconds(w.ms) : `${seconds(w.ms)} (Retry-After)`))
+        const shown = waits.map(showWait)
         findings.push({
           rule: 'no-exponential-backoff',
           level: 'error',
-          message: `${describeCaller(first.caller)} retried ${waits.length} times after the ${describeFailure(first)} at #${first.seq}, with waits of ${shown.join(', ')} (each from the failed answer to the next request). None grew to ${GROWTH} times a shorter one before it: back off exponentially (jitter is fine; never wait less than Retry-After).`,
+          message: `${describeCaller(first.caller)} retried ${waits.length} times after the ${describeFailure(first)} at #${first.seq}, with waits of ${shown.join(', ')} (each from the failed answer to the next request). None grew to ${GROWTH} times a shorter one before it${waits.some(pastRetryAfter) ? ' (after a Retry-After, the part past it is judged)' : ''}: back off exponentially (jitter is fine; never wait less than Retry-After).`,
           seqs: run.map((r) => r.seq),
         })
       }

@@ -14,8 +14,11 @@ export const seeded = (seed: number): (() => number) => {
 }
 
 type Random = () => number
-/** The waits (ms) of `n` retries, from a base delay, as one kind of client chooses them. */
-type Waits = (n: number, base: number, random: Random) => number[]
+/**
+ * The waits (ms) of `n` retries, from a base delay, as one kind of client
+ * chooses them; `retryAfter` is the failed answers' Retry-After (ms; 0 for none).
+ */
+type Waits = (n: number, base: number, random: Random, retryAfter: number) => number[]
 
 const between = (random: Random, low: number, high: number): number => low + (high - low) * random()
 const each = (n: number, wait: (k: number) => number): number[] =>
@@ -29,13 +32,17 @@ export interface BackoffKind {
   atLeast?: number
   /** …or at most this share, for 3 retries and for 4-5 retries. */
   atMost?: { three: number; fourOrFive: number }
+  /** The failed answers say Retry-After (1-60 s); without it, they say nothing. */
+  retryAfter?: true
 }
 
 const never = { three: 0.01, fourOrFive: 0.01 }
 
 /**
- * Contract §18's table (amended 2026-11-27), then the kinds decision 0047 adds:
- * linear growth, exponential capped at a plateau, a tiny additive step.
+ * Contract §18's table (amended 2026-11-27), then the kinds decision 0047 adds
+ * (linear growth, exponential capped at a plateau, a tiny additive step), then
+ * decision 0052's: failed answers with Retry-After, waited with or without a
+ * back-off on top, or ignored by a constant wait.
  */
 export const BACKOFF_KINDS: readonly BackoffKind[] = [
   { name: 'constant', waits: (n, base) => each(n, () => base), atLeast: 0.99 },
@@ -105,16 +112,87 @@ export const BACKOFF_KINDS: readonly BackoffKind[] = [
     waits: (n, base) => each(n, (k) => base * (1 + 0.05 * k)),
     atLeast: 0.99,
   },
+  // Added by decision 0052: every failed answer says Retry-After (1-60 s).
+  // Waiting it, with jitter or a back-off of one's own on top, is not flagged…
+  {
+    name: 'Retry-After exactly',
+    waits: (n, _base, _r, ra) => each(n, () => ra),
+    atMost: never,
+    retryAfter: true,
+  },
+  {
+    name: 'Retry-After plus 0-20% of it (axios-retry)',
+    waits: (n, _base, r, ra) => each(n, () => ra * between(r, 1, 1.2)),
+    atMost: never,
+    retryAfter: true,
+  },
+  {
+    name: 'Retry-After plus equal jitter',
+    waits: (n, base, r, ra) =>
+      each(n, (k) => ra + (base * 2 ** k) / 2 + between(r, 0, (base * 2 ** k) / 2)),
+    atMost: never,
+    retryAfter: true,
+  },
+  {
+    name: 'Retry-After plus full jitter',
+    waits: (n, base, r, ra) => each(n, (k) => ra + between(r, 0, base * 2 ** k)),
+    atMost: { three: 0.1, fourOrFive: 0.02 },
+    retryAfter: true,
+  },
+  {
+    name: 'Retry-After then doubling',
+    waits: (n, base, _r, ra) => each(n, (k) => ra + base * 2 ** k),
+    atMost: never,
+    retryAfter: true,
+  },
+  {
+    name: 'Retry-After then a random factor 1-2 (p-retry)',
+    waits: (n, base, r, ra) => each(n, (k) => ra + base * 2 ** k * between(r, 1, 2)),
+    atMost: never,
+    retryAfter: true,
+  },
+  // …a constant wait up to 1.5 times Retry-After cannot be told from it (decision 0052)…
+  {
+    name: 'constant, 1-1.5x Retry-After',
+    waits: (n, _base, r, ra) => {
+      const wait = ra * between(r, 1, 1.5)
+      return each(n, () => wait)
+    },
+    atMost: never,
+    retryAfter: true,
+  },
+  // …and a constant wait longer than that ignores it and is flagged (fetch-retry).
+  {
+    name: 'constant, 2-10x Retry-After',
+    waits: (n, _base, r, ra) => {
+      const wait = ra * between(r, 2, 10)
+      return each(n, () => wait)
+    },
+    atLeast: 0.99,
+    retryAfter: true,
+  },
+  // Its jitter, on the part past Retry-After, can look like a few runs of
+  // "Retry-After plus full jitter": a short run cannot tell them apart.
+  {
+    name: 'constant +-20%, 2-10x Retry-After',
+    waits: (n, _base, r, ra) => {
+      const wait = ra * between(r, 2, 10)
+      return each(n, () => wait * between(r, 0.8, 1.2))
+    },
+    atLeast: 0.9,
+    retryAfter: true,
+  },
 ]
 
 const T0 = Date.parse('2030-01-01T12:00:00Z')
 
 /**
- * One simulated run as the journal would hold it: a 503 (no Retry-After),
- * then `waits.length` retries, each `wait` ms after the answer before it (to
- * the millisecond, as the journal keeps time); every retry fails but the last.
+ * One simulated run as the journal would hold it: a 503 (with `retryAfterMs`'s
+ * Retry-After, or none), then `waits.length` retries, each `wait` ms after the
+ * answer before it (to the millisecond, as the journal keeps time); every
+ * retry fails but the last.
  */
-export const runOf = (waits: readonly number[]): JudgedRequest[] => {
+export const runOf = (waits: readonly number[], retryAfterMs: number | null = null): JudgedRequest[] => {
   let at = T0
   const request = (seq: number, ok: boolean): JudgedRequest => ({
     seq,
@@ -130,7 +208,7 @@ export const runOf = (waits: readonly number[]): JudgedRequest[] => {
     fault: undefined,
     aborted: false,
     delivered: true,
-    retryAfterMs: null,
+    retryAfterMs: ok ? null : retryAfterMs,
     sunsetAt: null,
     requestBody: null,
     responseBody: null,
@@ -155,7 +233,10 @@ export const flagRate = (
   for (let i = 0; i < runs; i++) {
     // A base delay from 100 ms to 5 s, log-uniform: libraries' defaults span this.
     const base = 100 * 50 ** random()
-    if (noExponentialBackoff(runOf(kind.waits(retries, base, random))).length > 0) flagged++
+    // Retry-After in whole seconds, log-uniform from 1 to 60 (a 503's few, a minute's window).
+    const retryAfter = kind.retryAfter === true ? 1_000 * Math.round(60 ** random()) : null
+    const run = runOf(kind.waits(retries, base, random, retryAfter ?? 0), retryAfter)
+    if (noExponentialBackoff(run).length > 0) flagged++
   }
   return flagged / runs
 }
