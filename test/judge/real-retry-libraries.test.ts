@@ -290,7 +290,11 @@ describe('fetch-retry (a constant retryDelay, its default shape)', () => {
     // Each early request met a 429 that moved the deadline: the last one, #4, is named.
     const [finding] = (await sandbox.session('fetch-retry-default').report()).findings
     expect(finding?.seqs).toEqual([1, 2, 3, 4, 5])
-    expect(finding?.message).toContain('before the Retry-After of the 429 rate_limit_exceeded at #4')
-    expect(finding?.message).toContain('the first early request, #2, ignored the 429 rate_limit_exceeded at #1')
+    expect(finding?.message).toContain(
+      'before the Retry-After of the 429 rate_limit_exceeded at #4',
+    )
+    expect(finding?.message).toContain(
+      'the first early request, #2, ignored the 429 rate_limit_exceeded at #1',
+    )
   })
 })

@@ -146,15 +146,63 @@ describe('no-exponential-backoff', () => {
   it("does not judge waits of just the Retry-After, and needs three waits of the client's own", () => {
     seq = 0
     const paced = (at: number) => limited(at, '5')
-    // 5.5 s, 5.9 s: within a second of Retry-After (the server's pace); 7 s, 7 s: the client's own, but two.
-    expect(rulesOf([paced(0), paced(5_500), paced(11_400), paced(18_400), entry(25_400)])).toEqual(
+    // 5.5 s, 5.9 s: the server's pace; 8 s, 8 s: 3 s past Retry-After, the client's own, but two.
+    expect(rulesOf([paced(0), paced(5_500), paced(11_400), paced(19_400), entry(27_400)])).toEqual(
       [],
     )
     seq = 0
-    // Three own waits of 7 s: constant, flagged.
-    expect(rulesOf([paced(0), paced(7_000), paced(14_000), paced(21_000), entry(28_000)])).toEqual([
+    // Three own waits of 8 s (3 s past a 5 s Retry-After each): constant, flagged.
+    expect(rulesOf([paced(0), paced(8_000), paced(16_000), paced(24_000), entry(32_000)])).toEqual([
       'no-exponential-backoff 1,2,3,4,5',
     ])
+  })
+
+  it("counts up to half of Retry-After past it (at least a second) as the server's pace", () => {
+    const constant = (retryAfter: string, wait: number) => {
+      seq = 0
+      const run = [0, 1, 2, 3].map((i) => limited(i * wait, retryAfter))
+      return rulesOf([...run, entry(4 * wait)])
+    }
+    // Retry-After 5 s: its pace runs to 7.5 s (exclusive); a constant 7.5 s is the client's own.
+    expect(constant('5', 7_499)).toEqual([])
+    expect(constant('5', 7_500)).toEqual(['no-exponential-backoff 1,2,3,4,5'])
+    // Retry-After 1 s: the second's floor, to 2 s.
+    expect(constant('1', 1_999)).toEqual([])
+    expect(constant('1', 2_000)).toEqual(['no-exponential-backoff 1,2,3,4,5'])
+    // Retry-After 60 s: to 90 s, so 60 s plus 0-20% (axios-retry) is its pace.
+    expect(constant('60', 89_999)).toEqual([])
+    expect(constant('60', 90_000)).toEqual(['no-exponential-backoff 1,2,3,4,5'])
+  })
+
+  it('judges the part past Retry-After: a back-off on top of it grows, a constant one does not', () => {
+    seq = 0
+    const ra = (at: number) => limited(at, '10')
+    // 10 s plus 6, 8, 10, 10 s: 16-20 s whole never grew 1.6 times (flagged before
+    // decision 0052), but 6 → 10 s past it did.
+    expect(rulesOf([ra(0), ra(16_000), ra(34_000), ra(54_000), entry(74_000)])).toEqual([])
+    seq = 0
+    // 10 s plus 6, 7, 8, 9 s past it: grew by 1.5 at most, flagged; the message says which part.
+    const run = [ra(0), ra(16_000), ra(33_000), ra(51_000), entry(70_000)]
+    const [finding] = reportClient(run, { session: 'default' }).findings
+    expect(finding?.rule).toBe('no-exponential-backoff')
+    expect(finding?.message).toContain(
+      'with waits of 16 s (6 s past Retry-After), 17 s (7 s past Retry-After), 18 s (8 s past Retry-After), 19 s (9 s past Retry-After)',
+    )
+    expect(finding?.message).toContain('(after a Retry-After, the part past it is judged)')
+  })
+
+  it('mixes paced, own-past-Retry-After and own waits after failed connections in one run', () => {
+    seq = 0
+    const failed = (at: number) => entry(at, { status: null, fault: 'network-error' })
+    // A 5 s Retry-After waited 6 s (paced), then failed connections waited 1 s, 1 s, 1 s: flagged.
+    expect(
+      rulesOf([limited(0, '5'), failed(6_000), failed(7_000), failed(8_000), entry(9_000)]),
+    ).toEqual(['no-exponential-backoff 1,2,3,4,5'])
+    seq = 0
+    // 3 s past a 5 s Retry-After, then 1 s and 2 s, then 4 s after failed connections: grows.
+    expect(
+      rulesOf([limited(0, '5'), failed(8_000), failed(9_000), failed(11_000), entry(15_000)]),
+    ).toEqual([])
   })
 
   it('counts a slow answer the client gave up on as a failure', () => {

@@ -192,7 +192,10 @@ const T0 = Date.parse('2030-01-01T12:00:00Z')
  * answer before it (to the millisecond, as the journal keeps time); every
  * retry fails but the last.
  */
-export const runOf = (waits: readonly number[], retryAfterMs: number | null = null): JudgedRequest[] => {
+export const runOf = (
+  waits: readonly number[],
+  retryAfterMs: number | null = null,
+): JudgedRequest[] => {
   let at = T0
   const request = (seq: number, ok: boolean): JudgedRequest => ({
     seq,
