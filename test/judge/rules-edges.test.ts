@@ -191,6 +191,20 @@ describe('no-exponential-backoff', () => {
     expect(finding?.message).toContain('(after a Retry-After, the part past it is judged)')
   })
 
+  it('reads an HTTP-date Retry-After the same way: 4 s said, 10 s waited each time is 6 s past it', () => {
+    seq = 0
+    const dated = (at: number) => limited(at, new Date(T0 + at + 4_000).toUTCString())
+    const run = [dated(0), dated(10_000), dated(20_000), dated(30_000), entry(40_000)]
+    const [finding] = reportClient(run, { session: 'default' }).findings
+    expect(finding?.rule).toBe('no-exponential-backoff')
+    expect(finding?.message).toContain('10 s (6 s past Retry-After)')
+    seq = 0
+    // 4 s said (whole seconds: an HTTP date has no finer), 5 s waited: within half of it
+    // past it (to 6 s), the server's pace.
+    const paced = [dated(0), dated(5_000), dated(10_000), dated(15_000), entry(20_000)]
+    expect(rulesOf(paced)).toEqual([])
+  })
+
   it('mixes paced, own-past-Retry-After and own waits after failed connections in one run', () => {
     seq = 0
     const failed = (at: number) => entry(at, { status: null, fault: 'network-error' })
