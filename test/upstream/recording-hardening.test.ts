@@ -159,6 +159,60 @@ describe('the upstream key, echoed by the upstream', () => {
   })
 })
 
+describe('the upstream key, echoed escaped or among bytes', () => {
+  // A `/` to be escaped as `\/`, a `+` and `=` percent-encoded in a URL.
+  const key = 'staging/secret+key~0123456789'
+
+  it('is redacted when the body JSON-escapes it (\\/ and \\u00XX) and a header percent-encodes it', async () => {
+    const file = join(dir, 'echo-escaped.har')
+    const f = await front({ upstream: { url: hostile.url, key, record: file } })
+    const response = await f.get('/v1/hostile/echo-key-escaped')
+    // The client gets the upstream's bytes as received.
+    expect(await response.text()).toContain('staging\\/secret')
+    const journal = JSON.stringify(await f.journal())
+    const exported = await (await fetch(`${f.origin}/__sandbox/requests.har`)).text()
+    const recorded = readFileSync(file, 'utf8')
+    for (const stored of [journal, exported, recorded]) {
+      const text = JSON.parse(stored) as unknown
+      const flat = JSON.stringify(text)
+      expect(flat).not.toContain(key)
+      expect(flat).not.toContain(encodeURIComponent(key))
+      expect(flat).not.toMatch(/staging\\\\\/secret/)
+      expect(flat).not.toMatch(/\\\\u0073\\\\u0074\\\\u0061/i)
+      expect(flat).toContain('stag…(redacted)')
+    }
+    const [journaled] = await f.journal()
+    expect(journaled?.response?.body).toBe(
+      '{"slashes":"Bearer stag…(redacted)","unicode":"Bearer stag…(redacted)"}'.replace(
+        '"unicode":"Bearer ',
+        `"unicode":"${[...'Bearer '].map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')}`,
+      ),
+    )
+    expect(journaled?.response?.headers['x-echo-url']).toBe(
+      `https://staging.test/?auth=Bearer%20stag…(redacted)`,
+    )
+  })
+
+  it('is redacted inside a body recorded in base64 (bytes that are not UTF-8)', async () => {
+    const file = join(dir, 'echo-binary.har')
+    const f = await front({ upstream: { url: hostile.url, key, record: file } })
+    const response = await f.get('/v1/hostile/echo-key-binary')
+    expect(Buffer.from(await response.arrayBuffer()).includes(key)).toBe(true)
+    const [recorded] = readHar(file).log.entries
+    const content = recorded?.response.content as { text: string; encoding?: string }
+    expect(content.encoding).toBe('base64')
+    const bytes = Buffer.from(content.text, 'base64')
+    expect(bytes.includes(key)).toBe(false)
+    expect(bytes.includes('Bearer stag…(redacted)')).toBe(true)
+    // The bytes around the key are kept as they were.
+    expect([...bytes.subarray(0, 3)]).toEqual([0xff, 0xfe, 0x00])
+    expect(bytes.at(-1)).toBe(0xc3)
+    const exported = await (await fetch(`${f.origin}/__sandbox/requests.har`)).text()
+    expect(exported).not.toContain(key)
+    expect(JSON.stringify(await f.journal())).not.toContain(key)
+  })
+})
+
 const entry = (response: Record<string, unknown>) => ({
   request: { method: 'GET', url: 'https://staging.test/v1/pets', headers: [] },
   response: { status: 200, headers: [], content: { text: '[]' }, ...response },
