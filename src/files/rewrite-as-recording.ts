@@ -24,7 +24,9 @@ const entriesOf = (text: string): unknown[] | string => {
   try {
     har = JSON.parse(text)
   } catch (error) {
-    return `it is not JSON (${error instanceof Error ? error.message : String(error)})`
+    // One line: the parser quotes the file's start, newlines included.
+    const reason = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ')
+    return `it is not JSON (${reason})`
   }
   const log = isObject(har) ? har.log : undefined
   if (!isObject(log) || !Array.isArray(log.entries))

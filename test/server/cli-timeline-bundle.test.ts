@@ -114,21 +114,30 @@ describe('--timeline FILE in the built CLI', () => {
       '[{ "scenario": "unavailable", "forMs": -1 }]',
       /Failed to read --timeline .*negative\.json: .*forMs/,
     ],
-    ['no phases', 'empty.json', '[]', /Failed to read --timeline .*empty\.json/],
+    [
+      'no phases',
+      'empty.json',
+      '[]',
+      /Failed to read --timeline .*empty\.json: timeline must hold at least one phase/,
+    ],
     [
       'an unknown scenario',
       'unknown.json',
       '[{ "scenario": "no-such-scenario", "forMs": 1000 }]',
-      /no-such-scenario/,
+      /Failed to create the sandbox: .*timeline\[0\]\.scenario "no-such-scenario" is not a scenario a phase can be/,
     ],
   ])(
-    'refuses a file with %s: one clear line, exit code 2, no server',
+    'refuses a file with %s: the problem in one line, exit code 2, no server',
     async (_, name, text, message) => {
       const file = fileOf(name, text)
       const run = spawnCli(['--port', '0', '--quiet', '--timeline', file], {}, 'bundle')
       expect(await run.exited).toBe(2)
       expect(run.stderr()).toMatch(message)
-      expect(run.stderr().trim().split('\n')).toHaveLength(1)
+      // The problem on one line, then the usage errors' pointer to --help; never a stack trace.
+      const lines = run.stderr().trim().split('\n')
+      expect(lines).toHaveLength(2)
+      expect(lines[0]).toMatch(message)
+      expect(lines[1]).toBe('Run "petstore-sandbox --help" for the options.')
       expect(run.stderr()).not.toMatch(/\n\s+at /)
       expect(run.stdout()).not.toContain('serving')
     },
