@@ -124,7 +124,7 @@ describe('--timeline FILE in the built CLI', () => {
       'an unknown scenario',
       'unknown.json',
       '[{ "scenario": "no-such-scenario", "forMs": 1000 }]',
-      /Failed to create the sandbox: .*timeline\[0\]\.scenario "no-such-scenario" is not a scenario a phase can be/,
+      /^petstore-sandbox: Failed to read --timeline .*unknown\.json: The timeline is not valid: timeline\[0\]\.scenario "no-such-scenario" is not a scenario a phase can be .*A phase is one of: default, .*commit-then-drop\./,
     ],
   ])(
     'refuses a file with %s: the problem in one line, exit code 2, no server',
