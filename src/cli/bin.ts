@@ -202,7 +202,15 @@ try {
   // A recording that cannot be replayed or appended to: the file's fault, not the arguments'.
   if (error instanceof RecordingFileError) fail(1, error.message)
   // Options that createSandbox refuses (an unknown scenario, say) are bad arguments.
-  app = fail(2, error instanceof Error ? error.message : String(error))
+  const message = error instanceof Error ? error.message : String(error)
+  // A phase of --timeline FILE naming an unknown scenario: the file is named, not the option.
+  const problem = /(The timeline is not valid: .*?) Fix the scenario option\.$/s.exec(message)?.[1]
+  app = fail(
+    2,
+    settings.timelineFile !== undefined && problem !== undefined
+      ? `Failed to read --timeline ${settings.timelineFile}: ${problem}`
+      : message,
+  )
 }
 
 let address: Awaited<ReturnType<typeof app.listen>>

@@ -12,6 +12,7 @@ import { basename, dirname, join } from 'node:path'
 import { type HarEntry, toHAR } from '../journal/to-har.js'
 import type { RecordAppender } from '../upstream/upstream-options.js'
 import { RecordingFileError } from './recording-file-error.js'
+import { rewriteAsRecording } from './rewrite-as-recording.js'
 
 // The recording's layout (docs/upstream.md): the archive's head on a line of its own, one entry
 // per line (each after the first starting with a comma), and the tail. Valid HAR after each
@@ -47,16 +48,17 @@ const lastNewline = (fd: number, end: number, floor: number): number => {
 /**
  * Where the next entry goes in an existing recording, and whether it has
  * entries; a recording cut short by a kill is truncated to its last whole
- * entry first. A file in another layout (a pretty-printed HAR, a browser's
- * export, not HAR at all) is refused: it is never replaced.
+ * entry first. A HAR in another layout (pretty-printed, a browser's export)
+ * is rewritten once into this one, every entry kept; a file that is not HAR
+ * is refused and left as it is.
  */
 const resume = (path: string, fd: number, size: number): { end: number; entries: boolean } => {
   const head = readAt(fd, 0, RECORDING_HEAD.length).toString('utf8')
-  if (head !== RECORDING_HEAD)
-    return fail(
-      path,
-      'the file exists and is not a recording the sandbox can append to (it appends to recordings it wrote itself, one entry per line). It was left as it is: record to another file, or move it away (it can still be replayed with --replay).',
-    )
+  if (head !== RECORDING_HEAD) {
+    // Another layout (pretty-printed, another tool's): rewritten once into this one, every entry kept.
+    const rewritten = rewriteAsRecording(path, RECORDING_HEAD, RECORDING_TAIL)
+    return { end: rewritten.size - RECORDING_TAIL.length, entries: rewritten.entries }
+  }
   const tail = readAt(fd, size - RECORDING_TAIL.length, RECORDING_TAIL.length).toString('utf8')
   let end = size - RECORDING_TAIL.length
   if (size < RECORDING_HEAD.length + RECORDING_TAIL.length || tail !== RECORDING_TAIL) {
@@ -103,8 +105,9 @@ const isRunning = (pid: number): boolean => {
  * each, in place (no temporary file, no rewrite), so memory holds only the
  * entry being written whatever the recording's length, and the file is valid
  * HAR 1.2 after every append. An existing recording of the sandbox's is
- * appended to (one cut short by a kill is repaired first); any other existing
- * file is refused at start, never replaced. Appends are written one at a time,
+ * appended to (one cut short by a kill is repaired first), another HAR
+ * rewritten once into the layout keeping its entries; a file that is not HAR
+ * is refused at start, never replaced. Appends are written one at a time,
  * in order.
  *
  * @example

@@ -1,7 +1,7 @@
 /**
  * How the core reaches an upstream deployment without knowing the runtime:
  * the runtime injects a `Forwarder` (node:http on the server, `fetch` with
- * msw's `bypass` under MSW, `route.fetch` in Playwright). See contract §17.
+ * msw's `bypass` under MSW, the core's `fetch` in Playwright: decision 0054). See contract §17.
  */
 
 /** A request on its way to the upstream, the sandbox's own parameters and headers removed. */

@@ -1,3 +1,5 @@
+import { replaceKnownSecret } from './known-secret-pattern.js'
+
 /**
  * Contract §14: secrets are redacted wherever they could be recorded (the
  * journal, the request log, HAR files, the dashboard). See SECURITY.md.
@@ -86,17 +88,34 @@ export const redactCredential = (value: string): string => {
 }
 
 /**
- * `text` with every occurrence of a secret the sandbox knows (the upstream key)
- * replaced by its hint: an upstream that echoes the key in a header or a body
- * has it recorded only as `abcd…(redacted)` (issue 31). Unchanged without one.
+ * `text` with every occurrence of a secret the sandbox knows (the upstream key),
+ * as it is, JSON-escaped (`\/`, `\u0041`) or percent-encoded, replaced by its
+ * hint: an upstream that echoes the key in a header or a body has it recorded
+ * only as `abcd…(redacted)` (issue 31). Unchanged without one.
  *
  * @example
  * redactKnownSecret('{"sent":"Bearer s3cr3t-staging"}', 's3cr3t-staging') // '{"sent":"Bearer s3cr…(redacted)"}'
  */
 export const redactKnownSecret = (text: string, secret: string | undefined): string =>
-  secret === undefined || secret === '' || !text.includes(secret)
-    ? text
-    : text.replaceAll(secret, hint(secret))
+  secret === undefined || secret === '' ? text : replaceKnownSecret(text, secret, hint(secret))
+
+/** A string of bytes, one character (U+0000-U+00FF) per byte, as `btoa` takes them. */
+const binaryOf = (text: string): string => String.fromCharCode(...utf8.encode(text))
+const utf8 = new TextEncoder()
+
+/**
+ * `redactKnownSecret` over bytes that are not UTF-8 text, given as a binary
+ * string (one character per byte): the secret's UTF-8 bytes, as they are,
+ * JSON-escaped or percent-encoded, become the hint's bytes. A body recorded in
+ * base64 has the key redacted before it is encoded (issue 31).
+ *
+ * @example
+ * btoa(redactKnownSecretInBinary(binary, 's3cr3t-staging'))
+ */
+export const redactKnownSecretInBinary = (binary: string, secret: string | undefined): string =>
+  secret === undefined || secret === ''
+    ? binary
+    : replaceKnownSecret(binary, binaryOf(secret), binaryOf(hint(secret)))
 
 /** One header's value as it may be recorded; `name` in any case. */
 export const redactHeader = (name: string, value: string): string => {

@@ -9,7 +9,6 @@ import { checkOptionNames } from '../sandbox/check-option-names.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
 import { SANDBOX_OPTION_NAMES, type SandboxOptions } from '../sandbox/sandbox-options.js'
 import { crossOriginHeaders } from './cross-origin-headers.js'
-import { forwardWithRoute, type RouteFetch } from './forward-with-route.js'
 import { fulfilFault } from './fulfil-fault.js'
 import { fulfilWithOwnHandlers } from './fulfil-with-own-handlers.js'
 
@@ -34,8 +33,6 @@ export interface RouteLike {
   }): Promise<void>
   abort(errorCode?: string): Promise<void>
   fallback(): Promise<void>
-  /** Sends the request from the page's context (upstream mode forwards with it). */
-  fetch?: RouteFetch
 }
 
 type UrlMatcher = (url: URL) => boolean
@@ -211,16 +208,15 @@ export const installSandbox = async <const S extends string = never>(
       })
       return
     }
-    const forward = forwardWithRoute(route)
-    let answer = await sandbox.answer(sandboxRequest, {
-      passUnknownRoutes: passthrough.length > 0,
-      forward,
-    })
+    // Upstream mode forwards with the core's `fetch` forwarder (this process, the body read as a
+    // stream and capped as it inflates), not `route.fetch`, whose driver reads and inflates a
+    // whole body without a limit (decision 0054).
+    let answer = await sandbox.answer(sandboxRequest, { passUnknownRoutes: passthrough.length > 0 })
     if (answer === null && passthrough.length > 0) {
       // A path no route matches: your passthrough handlers first, then the sandbox (your
       // other handlers inside its pipeline, else its 404).
       if (await fulfilWithOwnHandlers(route, passthrough, sandboxRequest, origin)) return
-      answer = await sandbox.answer(sandboxRequest, { forward })
+      answer = await sandbox.answer(sandboxRequest)
     }
     if (answer === null) {
       await route.fallback()

@@ -49,6 +49,9 @@ const withoutKey = (answer: SandboxResponse, key: string): SandboxResponse => {
   return { ...answer, headers, body }
 }
 
+const withoutKeyIn = (violations: Violation[], key: string): Violation[] =>
+  violations.map((v) => ({ ...v, message: redactKnownSecret(v.message, key) }))
+
 const NO_VIOLATIONS: Violation[] = []
 Object.freeze(NO_VIOLATIONS)
 const decoder = new TextDecoder()
@@ -103,6 +106,9 @@ export const answerInFront = async (
       headers: answer.headers,
       body: text,
     })
+    // A violation may quote the body ("is not JSON: …"): an echoed key is redacted there too.
+    if (config.key !== undefined && violations.length > 0)
+      violations = withoutKeyIn(violations, config.key)
     if (config.strict && violations.length > 0) {
       const broken = violations.filter((v) => v.rule.startsWith('spec.'))
       if (broken.length > 0) throw contractViolation(status, broken)

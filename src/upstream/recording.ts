@@ -3,6 +3,7 @@ import {
   redactHeader,
   redactHeaders,
   redactKnownSecret,
+  redactKnownSecretInBinary,
   redactUrl,
 } from '../journal/redact-secrets.js'
 import { type Har, type HarEntry, statusTextOf, toHAR } from '../journal/to-har.js'
@@ -36,14 +37,15 @@ export interface RecordInput {
 const decoder = new TextDecoder()
 const strictDecoder = new TextDecoder('utf-8', { fatal: true })
 
-const base64 = (bytes: Uint8Array): string => {
+/** Bytes in base64, the upstream key redacted in them first (it may sit among bytes that are not text). */
+const base64 = (bytes: Uint8Array, key: string | undefined): string => {
   let binary = ''
   for (let i = 0; i < bytes.length; i += 0x8000)
     binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-  return btoa(binary)
+  return btoa(redactKnownSecretInBinary(binary, key))
 }
 
-/** The body as HAR text: UTF-8 text as it is (the upstream key redacted), other bytes in base64. */
+/** The body as HAR text: UTF-8 text as it is, other bytes in base64 (the upstream key redacted in both). */
 const content = (
   answer: Answered,
   key: string | undefined,
@@ -52,7 +54,7 @@ const content = (
   try {
     return { text: redactKnownSecret(strictDecoder.decode(answer.body), key) }
   } catch {
-    return { text: base64(answer.body), encoding: 'base64' }
+    return { text: base64(answer.body, key), encoding: 'base64' }
   }
 }
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { isSecretName, redactHeaders, redactUrl } from '../../src/journal/redact-secrets.js'
+import {
+  isSecretName,
+  redactHeaders,
+  redactKnownSecret,
+  redactKnownSecretInBinary,
+  redactUrl,
+} from '../../src/journal/redact-secrets.js'
 
 describe('redactHeaders', () => {
   it('keeps the scheme and a hint of Authorization and Proxy-Authorization', () => {
@@ -86,5 +92,70 @@ describe('redactUrl', () => {
   it('reads names in words', () => {
     expect(['client_secret', 'refreshToken', 'PASSWORD', 'x.sig'].every(isSecretName)).toBe(true)
     expect(['keys', 'tokenize', 'limit', 'cursor', '__scenario'].some(isSecretName)).toBe(false)
+  })
+})
+
+describe('redactKnownSecret: the key however an upstream writes it (issue 31)', () => {
+  const key = 'ab/c+d~e1'
+  const hintText = 'ab/c…(redacted)'
+
+  it.each([
+    ['as it is', `x ${key} y`],
+    ['with / escaped as \\/ (JSON)', 'x ab\\/c+d~e1 y'],
+    [
+      'with every character \\u-escaped, lower-case hex',
+      `x ${[...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')} y`,
+    ],
+    [
+      'with every character \\u-escaped, upper-case hex',
+      'x \\u0061\\u0062\\u002F\\u0063\\u002B\\u0064\\u007E\\u0065\\u0031 y',
+    ],
+    ['percent-encoded (a URL)', `x ${encodeURIComponent(key)} y`],
+    ['percent-encoded in lower case', 'x ab%2fc%2bd~e1 y'],
+    ['in a mix of all three', 'x a\\u0062%2Fc+d~e\\u0031 y'],
+  ])('redacts it %s', (_, text) => {
+    expect(redactKnownSecret(text, key)).toBe(`x ${hintText} y`)
+  })
+
+  it('redacts every occurrence and leaves other escapes as they are', () => {
+    expect(redactKnownSecret(`"\\n${key}\\/ab\\/c+d~e1%20"`, key)).toBe(
+      `"\\n${hintText}\\/${hintText}%20"`,
+    )
+  })
+
+  it('leaves text alone that only resembles the key (a character short, another case)', () => {
+    for (const text of ['ab/c+d~e', 'AB/C+D~E1', 'ab\\\\/c+d~e1', 'ab%2Gc+d~e1'])
+      expect(redactKnownSecret(text, key)).toBe(text)
+  })
+
+  it('redacts a key past ASCII, escaped by UTF-16 unit or percent-encoded by UTF-8 byte', () => {
+    const unicode = 'clé-🔑-key'
+    const units = [...unicode]
+      .flatMap((c) => [...Array(c.length).keys()].map((i) => c.charCodeAt(i)))
+      .map((u) => `\\u${u.toString(16).padStart(4, '0')}`)
+      .join('')
+    for (const text of [unicode, units, encodeURIComponent(unicode)])
+      expect(redactKnownSecret(`[${text}]`, unicode)).toBe('[clé-…(redacted)]')
+  })
+
+  it('redacts the key among bytes that are not text, keeping the bytes around it', () => {
+    const bytes = [0xff, ...new TextEncoder().encode(`k=${encodeURIComponent(key)}`), 0xc3]
+    const binary = String.fromCharCode(...bytes)
+    const redacted = redactKnownSecretInBinary(binary, key)
+    expect(redacted.charCodeAt(0)).toBe(0xff)
+    expect(redacted.charCodeAt(redacted.length - 1)).toBe(0xc3)
+    const text = new TextDecoder().decode(
+      Uint8Array.from([...redacted.slice(1, -1)].map((c) => c.charCodeAt(0))),
+    )
+    expect(text).toBe(`k=${hintText}`)
+  })
+
+  it('is unchanged without a key, and fast on a large body without one of its characters escaped', () => {
+    expect(redactKnownSecret('a\\/b', undefined)).toBe('a\\/b')
+    expect(redactKnownSecret('a\\/b', '')).toBe('a\\/b')
+    const big = `${'\\"x%20'.repeat(500_000)}${key}`
+    const started = performance.now()
+    expect(redactKnownSecret(big, key).endsWith(hintText)).toBe(true)
+    expect(performance.now() - started).toBeLessThan(5_000)
   })
 })

@@ -13,6 +13,8 @@
 //   status-1000, status-99, bad-header-name   a raw status line or header node refuses
 //   latin1-header    a header value with bytes past ASCII (read as Latin-1)
 //   echo-key         the Authorization received, echoed in X-Echo-Authorization and the body
+//   echo-key-escaped the same, JSON-escaped in the body (`\/`, `\u00XX`) and percent-encoded in X-Echo-Url
+//   echo-key-binary  the same, among bytes that are not UTF-8 (a recording keeps it in base64)
 //   expose           ETag, X-Request-Id and Access-Control-Expose-Headers naming them
 //   sized?bytes=N    200, a JSON array of about N bytes (default 1024)
 //
@@ -138,6 +140,30 @@ const server = createServer((req, res) => {
     case 'echo-key': {
       const auth = req.headers.authorization ?? ''
       json(res, 200, { 'X-Echo-Authorization': auth }, { youSent: auth, again: `key=${auth}` })
+      return
+    }
+    case 'echo-key-escaped': {
+      // The key as JSON escapes it: `/` as `\/` (PHP's json_encode), every character as \u00XX,
+      // and percent-encoded in a header, as a URL would carry it.
+      const auth = req.headers.authorization ?? ''
+      const unicode = [...auth].map(
+        (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+      )
+      const text = `{"slashes":"${auth.replaceAll('/', '\\/')}","unicode":"${unicode.join('')}"}`
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        'X-Echo-Url': `https://staging.test/?auth=${encodeURIComponent(auth)}`,
+      })
+      res.end(text)
+      return
+    }
+    case 'echo-key-binary': {
+      // Bytes that are not UTF-8 text around the key: recorded in base64.
+      const auth = req.headers.authorization ?? ''
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream' })
+      res.end(
+        Buffer.concat([Buffer.from([0xff, 0xfe, 0x00]), Buffer.from(auth), Buffer.from([0xc3])]),
+      )
       return
     }
     case 'expose':

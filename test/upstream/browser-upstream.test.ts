@@ -19,8 +19,8 @@ import {
 } from '../support/upstream-processes.js'
 import { type Front, startFront } from './upstream-front.js'
 
-// Upstream mode in a real browser: Playwright's route.fetch forwards from the page's
-// context; a HAR that Chromium itself recorded replays; the dashboard shows the source,
+// Upstream mode in a real browser: Playwright forwards the page's requests (with the core's
+// bounded fetch forwarder, decision 0054); a HAR that Chromium itself recorded replays; the dashboard shows the source,
 // the violations and the mode. Screenshots go to test-results/dashboard/.
 const APP = 'https://app.petstore.test'
 const API = 'https://api.petstore.test/v1'
@@ -66,7 +66,7 @@ const fetchInPage = (page: Page, url: string) =>
   }, url)
 
 describe('upstream mode in Chromium', () => {
-  it('forwards the page’s requests with route.fetch and checks each answer', async () => {
+  it('forwards the page’s requests and checks each answer', async () => {
     const context = await browser.newContext()
     try {
       const page = await appPage(context)

@@ -116,25 +116,74 @@ describe('--record appends as it goes', () => {
     ])
   })
 
-  it('refuses an existing file it did not write (never replaces it) and removes a killed writer’s temp files', async () => {
+  it('rewrites a pretty-printed HAR of another tool once into its layout, keeping every entry, then appends', async () => {
     const file = join(dir, 'theirs.har')
-    const theirs = `${JSON.stringify({ log: { version: '1.2', entries: [] } }, null, 2)}\n`
-    writeFileSync(file, theirs)
+    const theirs = {
+      log: {
+        version: '1.2',
+        creator: { name: 'WebInspector', version: '537.36' },
+        pages: [{ id: 'page_1', title: 'Pets' }],
+        entries: [
+          entry({ content: { text: '[{"name":"Rex"}]' } }),
+          entry({ status: 404, content: { text: '{"code":"not_found","message":"Ünïcødé 🐾"}' } }),
+          entry({ content: { text: 'AAEC', encoding: 'base64' } }),
+        ].map((e, i) => ({ ...e, startedDateTime: `2026-01-0${i + 1}T00:00:00.000Z`, _theirs: i })),
+      },
+    }
+    writeFileSync(file, `${JSON.stringify(theirs, null, 2)}\n`, { mode: 0o600 })
     const stale = join(dir, '.theirs.har.999999.3.tmp')
     writeFileSync(stale, '{')
-    expect(() => createSandboxServer({ upstream: { url: hostile.url, record: file } })).toThrow(
-      RecordingFileError,
-    )
-    expect(() => createSandboxServer({ upstream: { url: hostile.url, record: file } })).toThrow(
-      /Failed to record to .*theirs\.har: the file exists and is not a recording the sandbox can append to/,
-    )
-    expect(readFileSync(file, 'utf8')).toBe(theirs)
+    const f = await front({ upstream: { url: hostile.url, record: file } })
     expect(existsSync(stale)).toBe(false)
-    const cli = spawnCli(['--port', '0', '--upstream', hostile.url, '--record', file])
-    expect(await cli.exited).toBe(1)
-    expect(cli.stderr().trim().split('\n')).toHaveLength(1)
-    expect(cli.stderr()).toContain('is not a recording the sandbox can append to')
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    // Rewritten at start, before any answer: one entry per line, valid HAR, the entries as they were.
+    const lines = readFileSync(file, 'utf8').split('\n')
+    expect(lines).toHaveLength(1 + 3 + 2)
+    expect(readHar(file).log.entries).toEqual(theirs.log.entries)
+    await get(f, '/v1/hostile/sized?bytes=100')
+    const after = readHar(file).log.entries
+    expect(after).toHaveLength(4)
+    expect(after.slice(0, 3)).toEqual(theirs.log.entries)
+    expect(after[3]?.request.url).toMatch(/sized\?bytes=100$/)
+    await f.close()
+    // The next start appends in place (the layout is the sandbox's now): nothing rewritten.
+    const before = readFileSync(file, 'utf8')
+    const again = await front({ upstream: { url: hostile.url, record: file } })
+    await get(again, '/v1/hostile/sized?bytes=200')
+    const text = readFileSync(file, 'utf8')
+    expect(text.startsWith(before.slice(0, -RECORDING_TAIL.length))).toBe(true)
+    expect(readHar(file).log.entries).toHaveLength(5)
   })
+
+  it.each([
+    ['not JSON', 'GET /v1/pets 200\n', 'it is not JSON'],
+    ['JSON without log.entries', '{\n  "log": { "version": "1.2" }\n}\n', 'no log.entries array'],
+    [
+      'an entry that is not an object',
+      '{ "log": { "entries": [ {}, 42 ] } }',
+      'its entry 1 is not an object',
+    ],
+  ])(
+    'refuses an existing file that is %s and leaves it as it is (exit 1, one line)',
+    async (_, theirs, reason) => {
+      const file = join(dir, 'not-har.har')
+      writeFileSync(file, theirs)
+      expect(() => createSandboxServer({ upstream: { url: hostile.url, record: file } })).toThrow(
+        RecordingFileError,
+      )
+      expect(() => createSandboxServer({ upstream: { url: hostile.url, record: file } })).toThrow(
+        new RegExp(
+          `Failed to record to .*not-har\\.har: the file exists and .*${reason.replace(/[.()]/g, '\\$&')}`,
+        ),
+      )
+      expect(readFileSync(file, 'utf8')).toBe(theirs)
+      const cli = spawnCli(['--port', '0', '--upstream', hostile.url, '--record', file])
+      expect(await cli.exited).toBe(1)
+      expect(cli.stderr().trim().split('\n')).toHaveLength(1)
+      expect(cli.stderr()).toContain('so the sandbox cannot append to it')
+      expect(readFileSync(file, 'utf8')).toBe(theirs)
+    },
+  )
 })
 
 describe('the upstream key, echoed by the upstream', () => {
@@ -156,6 +205,60 @@ describe('the upstream key, echoed by the upstream', () => {
     expect(journaled?.response?.headers).toMatchObject({
       'x-echo-authorization': 'Bearer stag…(redacted)',
     })
+  })
+})
+
+describe('the upstream key, echoed escaped or among bytes', () => {
+  // A `/` to be escaped as `\/`, a `+` and `=` percent-encoded in a URL.
+  const key = 'staging/secret+key~0123456789'
+
+  it('is redacted when the body JSON-escapes it (\\/ and \\u00XX) and a header percent-encodes it', async () => {
+    const file = join(dir, 'echo-escaped.har')
+    const f = await front({ upstream: { url: hostile.url, key, record: file } })
+    const response = await f.get('/v1/hostile/echo-key-escaped')
+    // The client gets the upstream's bytes as received.
+    expect(await response.text()).toContain('staging\\/secret')
+    const journal = JSON.stringify(await f.journal())
+    const exported = await (await fetch(`${f.origin}/__sandbox/requests.har`)).text()
+    const recorded = readFileSync(file, 'utf8')
+    for (const stored of [journal, exported, recorded]) {
+      const text = JSON.parse(stored) as unknown
+      const flat = JSON.stringify(text)
+      expect(flat).not.toContain(key)
+      expect(flat).not.toContain(encodeURIComponent(key))
+      expect(flat).not.toMatch(/staging\\\\\/secret/)
+      expect(flat).not.toMatch(/\\\\u0073\\\\u0074\\\\u0061/i)
+      expect(flat).toContain('stag…(redacted)')
+    }
+    const [journaled] = await f.journal()
+    expect(journaled?.response?.body).toBe(
+      '{"slashes":"Bearer stag…(redacted)","unicode":"Bearer stag…(redacted)"}'.replace(
+        '"unicode":"Bearer ',
+        `"unicode":"${[...'Bearer '].map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')}`,
+      ),
+    )
+    expect(journaled?.response?.headers['x-echo-url']).toBe(
+      `https://staging.test/?auth=Bearer%20stag…(redacted)`,
+    )
+  })
+
+  it('is redacted inside a body recorded in base64 (bytes that are not UTF-8)', async () => {
+    const file = join(dir, 'echo-binary.har')
+    const f = await front({ upstream: { url: hostile.url, key, record: file } })
+    const response = await f.get('/v1/hostile/echo-key-binary')
+    expect(Buffer.from(await response.arrayBuffer()).includes(key)).toBe(true)
+    const [recorded] = readHar(file).log.entries
+    const content = recorded?.response.content as { text: string; encoding?: string }
+    expect(content.encoding).toBe('base64')
+    const bytes = Buffer.from(content.text, 'base64')
+    expect(bytes.includes(key)).toBe(false)
+    expect(bytes.includes('Bearer stag…(redacted)')).toBe(true)
+    // The bytes around the key are kept as they were.
+    expect([...bytes.subarray(0, 3)]).toEqual([0xff, 0xfe, 0x00])
+    expect(bytes.at(-1)).toBe(0xc3)
+    const exported = await (await fetch(`${f.origin}/__sandbox/requests.har`)).text()
+    expect(exported).not.toContain(key)
+    expect(JSON.stringify(await f.journal())).not.toContain(key)
   })
 })
 
