@@ -103,6 +103,11 @@ export const answerInFront = async (
       headers: answer.headers,
       body: text,
     })
+    // An operation of an OpenAPI document checks its answer against the document (contract §20).
+    if (operation?.checkAnswer !== undefined) {
+      const more = operation.checkAnswer({ method: request.method, status, body: text })
+      if (more.length > 0) violations = [...violations, ...more]
+    }
     if (config.strict && violations.length > 0) {
       const broken = violations.filter((v) => v.rule.startsWith('spec.'))
       if (broken.length > 0) throw contractViolation(status, broken)
