@@ -65,7 +65,9 @@ const skipReason = (ctx: VerifyContext, id: string, keyRefused: boolean): string
   if (id.startsWith('spec.document.') && ctx.document === undefined)
     return 'No OpenAPI document was given (--openapi FILE).'
   if (info?.writes === true && !ctx.allowWrites)
-    return 'Needs --allow-writes (it sends POST /pets).'
+    return id.startsWith('spec.document.')
+      ? "Needs --allow-writes (it sends invalid bodies to the document's write operations)."
+      : 'Needs --allow-writes (it sends POST /pets).'
   if (ctx.runner.state.stopped !== undefined) return `Not run: ${ctx.runner.state.stopped.message}`
   if (keyRefused) return 'Not run: the key was refused.'
   if (info?.writes === true && ctx.writesStopped !== undefined) return ctx.writesStopped
