@@ -47,8 +47,7 @@ const declaredFor = (op: CompiledOperation, status: number): DeclaredResponse | 
 const describeError = (error: ErrorObject): string => {
   const where = error.instancePath === '' ? '(body)' : error.instancePath
   const extra =
-    error.keyword === 'additionalProperties' &&
-    typeof error.params.additionalProperty === 'string'
+    error.keyword === 'additionalProperties' && typeof error.params.additionalProperty === 'string'
       ? ` (${error.params.additionalProperty})`
       : error.keyword === 'enum' && Array.isArray(error.params.allowedValues)
         ? ` (${JSON.stringify(error.params.allowedValues)})`
@@ -87,8 +86,7 @@ export const checkDocumentAnswer = (op: CompiledOperation, answer: DocumentAnswe
     ]
   }
   const check = declared?.check
-  if (check === undefined || answer.method === 'HEAD' || status === 204 || status === 304)
-    return []
+  if (check === undefined || answer.method === 'HEAD' || status === 204 || status === 304) return []
   const text = answer.body ?? ''
   if (text === '') return []
   let value: unknown

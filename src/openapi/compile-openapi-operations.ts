@@ -228,7 +228,9 @@ export const compileOpenApiOperations = (
         const schema = jsonContent(response.content)?.schema
         return {
           code: code.toLowerCase() === 'default' ? 'default' : code.toUpperCase(),
-          schema, check: schema === undefined ? undefined : compile(schema) }
+          schema,
+          check: schema === undefined ? undefined : compile(schema),
+        }
       })
 
   const byPath = new Map<string, typeof found>()

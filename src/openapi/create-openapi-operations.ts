@@ -4,7 +4,11 @@ import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { SandboxSettings } from '../operations/operation.js'
 import type { Violation } from '../validation/answer-rules.js'
 import { answerCollection } from './answer-collection.js'
-import { checkDocumentAnswer, type DocumentAnswer, sandboxStatuses } from './check-document-answer.js'
+import {
+  checkDocumentAnswer,
+  type DocumentAnswer,
+  sandboxStatuses,
+} from './check-document-answer.js'
 import { checkBody, checkParameters } from './check-request.js'
 import { type CompiledOperation, compileOpenApiOperations } from './compile-openapi-operations.js'
 import { generateFromSchema } from './generate-from-schema.js'

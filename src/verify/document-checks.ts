@@ -150,7 +150,8 @@ const runWrites = async (ctx: VerifyContext, id: string, probes: WriteProbe[]): 
   if (sent === 0) return
   recordCheck(ctx, id, {
     pass: failures.length === 0,
-    observed: failures.length === 0 ? `${sent} of ${sent} answered 400` : `${failures.length} did not`,
+    observed:
+      failures.length === 0 ? `${sent} of ${sent} answered 400` : `${failures.length} did not`,
     expected: '400 with an Error body',
     message:
       failures.length === 0

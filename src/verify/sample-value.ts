@@ -15,7 +15,8 @@ const typeOf = (schema: Schema): string | undefined => {
   const { type } = schema
   if (typeof type === 'string') return type
   // OpenAPI 3.1: ["string", "null"] takes the first that is not null.
-  if (Array.isArray(type)) return type.find((t): t is string => typeof t === 'string' && t !== 'null')
+  if (Array.isArray(type))
+    return type.find((t): t is string => typeof t === 'string' && t !== 'null')
   if (schema.properties !== undefined) return 'object'
   return undefined
 }
@@ -101,7 +102,12 @@ export const sampleValue = (schema: Schema, depth = 0): unknown => {
   }
 }
 
-const objectSchema = (schema: Schema): Schema => ({ ...schema, type: 'object', allOf: undefined, ...objectParts(schema) })
+const objectSchema = (schema: Schema): Schema => ({
+  ...schema,
+  type: 'object',
+  allOf: undefined,
+  ...objectParts(schema),
+})
 
 /**
  * A value of the wrong type for a schema: a number for a string, a string

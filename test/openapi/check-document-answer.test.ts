@@ -58,10 +58,12 @@ describe('checkDocumentAnswer', () => {
   it('passes the answers the document declares, a 204 without a body, and the sandbox’s own statuses', async () => {
     const op = await operationsOf(EXTRAS)
     const category = JSON.stringify({ id: 1, name: 'Fish ✓ 🐟' })
-    expect(checkDocumentAnswer(op('getCategory'), { method: 'GET', status: 200, body: category }))
-      .toEqual([])
-    expect(checkDocumentAnswer(op('deleteCategory'), { method: 'DELETE', status: 204, body: '' }))
-      .toEqual([])
+    expect(
+      checkDocumentAnswer(op('getCategory'), { method: 'GET', status: 200, body: category }),
+    ).toEqual([])
+    expect(
+      checkDocumentAnswer(op('deleteCategory'), { method: 'DELETE', status: 204, body: '' }),
+    ).toEqual([])
     // 404 not_found and 400 are the sandbox's own for a collection's item; 401 and 429 the pipeline's.
     for (const status of [400, 401, 404, 429, 503, 504])
       expect(
@@ -73,10 +75,12 @@ describe('checkDocumentAnswer', () => {
         String(status),
       ).toEqual([])
     // An empty list and HEAD are fine.
-    expect(checkDocumentAnswer(op('listCategories'), { method: 'GET', status: 200, body: '[]' }))
-      .toEqual([])
-    expect(checkDocumentAnswer(op('listCategories'), { method: 'HEAD', status: 200, body: null }))
-      .toEqual([])
+    expect(
+      checkDocumentAnswer(op('listCategories'), { method: 'GET', status: 200, body: '[]' }),
+    ).toEqual([])
+    expect(
+      checkDocumentAnswer(op('listCategories'), { method: 'HEAD', status: 200, body: null }),
+    ).toEqual([])
   })
 
   it('names a status the document does not declare, with the ones it does', async () => {
@@ -115,7 +119,9 @@ describe('checkDocumentAnswer', () => {
       body: JSON.stringify(order),
     })
     expect(bad?.message).toContain('(body) must NOT have additional properties (extra)')
-    expect(bad?.message).toContain('/status must be equal to one of the allowed values (["placed","approved","delivered"])')
+    expect(bad?.message).toContain(
+      '/status must be equal to one of the allowed values (["placed","approved","delivered"])',
+    )
   })
 
   it('leaves a body that is not JSON to spec.responses.json, and a wrong type of the root is named', async () => {
@@ -126,14 +132,17 @@ describe('checkDocumentAnswer', () => {
     expect(
       checkDocumentAnswer(op('getCategory'), { method: 'GET', status: 200, body: '[]' })[0]
         ?.message,
-    ).toBe('getCategory answered 200 with a body its document does not allow: (body) must be object.')
+    ).toBe(
+      'getCategory answered 200 with a body its document does not allow: (body) must be object.',
+    )
   })
 
   it('matches a range (4XX) before default, and default accepts any other status', async () => {
     const op = await operationsOf(RANGES)
     const report = op('getReport')
-    expect(checkDocumentAnswer(report, { method: 'GET', status: 200, body: '{"title":null}' }))
-      .toEqual([])
+    expect(
+      checkDocumentAnswer(report, { method: 'GET', status: 200, body: '{"title":null}' }),
+    ).toEqual([])
     expect(
       checkDocumentAnswer(report, { method: 'GET', status: 418, body: '{"code":"teapot"}' })[0]
         ?.message,

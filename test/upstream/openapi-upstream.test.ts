@@ -7,7 +7,9 @@ import { type Front, startFront } from './upstream-front.js'
 // Issue 29 item 3 on the standalone server: the operations of an OpenAPI document are
 // checked against it in upstream mode, as the contract's are. The upstreams are real
 // processes: one sandbox serving the same document, one serving a drifted copy of it.
-const EXTRAS = fileURLToPath(new URL('../../examples/openapi/petstore-extras.yaml', import.meta.url))
+const EXTRAS = fileURLToPath(
+  new URL('../../examples/openapi/petstore-extras.yaml', import.meta.url),
+)
 const DRIFTED = fileURLToPath(new URL('../openapi/fixtures/extras-drifted.yaml', import.meta.url))
 
 let same: UpstreamProcess

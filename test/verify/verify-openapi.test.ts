@@ -6,7 +6,9 @@ import { killAllChildren, serverOrigin, spawnCli } from '../server/spawn-cli.js'
 // Issue 29 item 3: `verify` with the document probes the operations it adds and checks
 // their answers against it, against real sandbox servers over loopback: one started with
 // the same document (passes), one whose answers drifted from it (fails, naming the fields).
-const EXTRAS = fileURLToPath(new URL('../../examples/openapi/petstore-extras.yaml', import.meta.url))
+const EXTRAS = fileURLToPath(
+  new URL('../../examples/openapi/petstore-extras.yaml', import.meta.url),
+)
 const DRIFTED = fileURLToPath(new URL('../openapi/fixtures/extras-drifted.yaml', import.meta.url))
 const KEY = 'sandbox-enterprise'
 const DOCUMENT_CHECKS = [
@@ -111,7 +113,9 @@ describe('verify with an OpenAPI document', () => {
   it('refuses a document it cannot read before sending anything', async () => {
     await expect(
       verify({ target: same.url, key: KEY, openapi: { openapi: '2.0', paths: {} } }),
-    ).rejects.toThrow(/^Failed to verify: openapi: Failed to load the OpenAPI document: "openapi" is "2.0"/)
+    ).rejects.toThrow(
+      /^Failed to verify: openapi: Failed to load the OpenAPI document: "openapi" is "2.0"/,
+    )
   })
 
   it('checks the document from the CLI: verify --openapi FILE exits 1 on a drifted server', async () => {
@@ -121,7 +125,15 @@ describe('verify with an OpenAPI document', () => {
     expect(await run.exited, run.stderr()).toBe(1)
     expect(run.stdout()).toMatch(/FAIL {2}spec\.document\.body +listCategories answered 200/)
     expect(run.stdout()).toMatch(/PASS {2}spec\.document\.reads/)
-    const bad = spawnCli(['verify', '--target', `${origin}/v1`, '--key', KEY, '--openapi', 'nope.yaml'])
+    const bad = spawnCli([
+      'verify',
+      '--target',
+      `${origin}/v1`,
+      '--key',
+      KEY,
+      '--openapi',
+      'nope.yaml',
+    ])
     expect(await bad.exited).toBe(2)
     expect(bad.stderr()).toContain('Failed to verify: openapi: Failed to load the OpenAPI document')
     server.child.kill('SIGINT')

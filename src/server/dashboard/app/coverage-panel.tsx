@@ -56,7 +56,10 @@ export const CoveragePanel = (props: { requests: number; version: number }) => {
       {coverage !== undefined && (
         <ul class="operations">
           {coverage.operations.map((o) => (
-            <li key={o.operation} class={`operation${CONTRACT.has(o.operation) ? '' : ' is-added'}`}>
+            <li
+              key={o.operation}
+              class={`operation${CONTRACT.has(o.operation) ? '' : ' is-added'}`}
+            >
               <div class="operation-head">
                 <code class="operation-id">{o.operation}</code>
                 {!CONTRACT.has(o.operation) && <span class="added">added</span>}
@@ -70,7 +73,9 @@ export const CoveragePanel = (props: { requests: number; version: number }) => {
                   .filter((s) => s.count > 0)
                   .map((s) => `${s.status} ×${s.count}`)
                   .join(' · ') || 'not called yet'}
-                {o.unmet.length > 0 && <span class="muted"> · never met: {o.unmet.join(', ')}</span>}
+                {o.unmet.length > 0 && (
+                  <span class="muted"> · never met: {o.unmet.join(', ')}</span>
+                )}
               </p>
             </li>
           ))}
