@@ -219,7 +219,7 @@ describe('the dashboard in Chromium', () => {
       await logRow(page, '/v1/categories/999').waitFor(WAIT)
       expect(await logRow(page, '/v1/categories/999').textContent()).toContain('getCategory · ')
       const added = page.locator('.coverage .operation.is-added')
-      await expect.poll(() => added.count(), WAIT).toBe(8)
+      await expect.poll(() => added.count(), WAIT).toBe(9)
       const ids = await page.locator('.coverage .operation-id').allTextContents()
       expect(ids.slice(0, 3)).toEqual(['listPets', 'createPet', 'getPet'])
       expect(ids).toContain('listCategories')
@@ -230,7 +230,7 @@ describe('the dashboard in Chromium', () => {
         .toContain('404 ×1')
       expect(await getCategory.textContent()).toContain('GET /categories/{categoryId}')
       expect(await page.locator('.coverage .panel-head .muted').textContent()).toBe(
-        '11 (8 added), 2 requests of default',
+        '12 (9 added), 2 requests of default',
       )
       await shoot(page, 'desktop-operations', { selector: '.coverage' })
       await page.close()
