@@ -21,6 +21,8 @@ export type VerifyCommand =
       emitConfig: string | undefined
       /** `--config FILE`: the sandbox's settings to compare with (default: its defaults). */
       configFile: string | undefined
+      /** `--openapi FILE`: the OpenAPI document whose added operations are checked too. */
+      openapi: string | undefined
     }
 
 const OPTIONS = {
@@ -33,6 +35,7 @@ const OPTIONS = {
   'max-body': { type: 'string' },
   'emit-config': { type: 'string' },
   config: { type: 'string', short: 'c' },
+  openapi: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -160,5 +163,6 @@ export const parseVerifyArgs = (args: readonly string[], env: Env = {}): VerifyC
     reports,
     emitConfig: readText(given('emit-config', values['emit-config'], env), () => SCHEMAS.file),
     configFile: readText(given('config', values.config, env), () => SCHEMAS.file),
+    openapi: readText(given('openapi', values.openapi, env), () => SCHEMAS.file),
   }
 }

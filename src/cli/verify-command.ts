@@ -69,6 +69,7 @@ export const runVerifyCommand = async (
       ...(command.maxWaitMs === undefined ? {} : { maxWaitMs: command.maxWaitMs }),
       ...(command.maxBodyBytes === undefined ? {} : { maxBodyBytes: command.maxBodyBytes }),
       sandbox,
+      ...(command.openapi === undefined ? {} : { openapi: command.openapi }),
     })
   } catch (error) {
     const usage = error instanceof CliUsageError || error instanceof TypeError

@@ -25,6 +25,10 @@ Options:
       --emit-config FILE     write the config (for --config) that makes the sandbox answer
                              like the target on every gap
   -c, --config FILE          the sandbox's config to compare with (default: its defaults)
+      --openapi FILE         an OpenAPI document (YAML or JSON) of operations the target
+                             adds: each GET is called (with --allow-writes, each write is
+                             sent a body missing a field and one of a wrong type) and
+                             every answer is checked against the document
   -h, --help                 this help
 
 Exit codes: 0 every spec check passed, 1 a spec check failed or the run stopped early

@@ -30,7 +30,7 @@ export interface RequestMatch {
   body?: unknown
   /** The status the client got, or any of several; null for a failed connection (no response). */
   status?: number | null | readonly (number | null)[] | undefined
-  /** The routed operation (`listPets`, `createPet`, `getPet`). */
+  /** The routed operation: `listPets`, `createPet`, `getPet`, or an added one's id (an OpenAPI document's `operationId`, `METHOD /path`). */
   operation?: OperationId | undefined
 }
 

@@ -46,6 +46,15 @@ export interface CollectionShape {
   check: SchemaCheck
 }
 
+/** One response the document declares for an operation (`200`, `4XX`, `default`), its JSON schema compiled. */
+export interface DeclaredResponse {
+  /** The document's key: a status, a range such as `2XX`, or `default`. */
+  code: string
+  /** The JSON schema of its body; undefined when it declares no JSON body. */
+  schema: JsonSchema | undefined
+  check: SchemaCheck | undefined
+}
+
 export type OperationRole = 'list' | 'create' | 'fetch' | 'replace' | 'update' | 'delete' | 'static'
 
 /** One operation of the document the sandbox adds, compiled once at start. */
@@ -58,6 +67,8 @@ export interface CompiledOperation {
   parameters: CompiledParameter[]
   body: { required: boolean; schema: JsonSchema; check: SchemaCheck } | undefined
   success: SuccessResponse
+  /** Every response the document declares, for checking answers (upstream, verify). */
+  responses: DeclaredResponse[]
   role: OperationRole
   collection: CollectionShape | undefined
 }
@@ -210,6 +221,18 @@ export const compileOpenApiOperations = (
     }
   }
 
+  const declaredOf = (operation: OpenApiOperation): DeclaredResponse[] =>
+    Object.entries(operation.responses ?? {})
+      .filter(([code]) => /^([1-5](\d\d|XX)|default)$/i.test(code))
+      .map(([code, response]) => {
+        const schema = jsonContent(response.content)?.schema
+        return {
+          code: code.toLowerCase() === 'default' ? 'default' : code.toUpperCase(),
+          schema,
+          check: schema === undefined ? undefined : compile(schema),
+        }
+      })
+
   const byPath = new Map<string, typeof found>()
   for (const f of found) byPath.set(f.path, [...(byPath.get(f.path) ?? []), f])
   const collections = new Map<string, CollectionShape>()
@@ -287,6 +310,7 @@ export const compileOpenApiOperations = (
               check: compile(media.schema),
             },
       success,
+      responses: declaredOf(operation),
       role,
       collection: role === 'static' ? undefined : collection,
     }

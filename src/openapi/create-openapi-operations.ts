@@ -2,7 +2,13 @@ import { SeedFaker } from '../db/seed-faker.js'
 import type { UrlFields } from '../http/request-url.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { SandboxSettings } from '../operations/operation.js'
+import type { Violation } from '../validation/answer-rules.js'
 import { answerCollection } from './answer-collection.js'
+import {
+  checkDocumentAnswer,
+  type DocumentAnswer,
+  sandboxStatuses,
+} from './check-document-answer.js'
 import { checkBody, checkParameters } from './check-request.js'
 import { type CompiledOperation, compileOpenApiOperations } from './compile-openapi-operations.js'
 import { generateFromSchema } from './generate-from-schema.js'
@@ -37,6 +43,10 @@ export interface OpenApiOperations {
   readonly operations: readonly CompiledOperation[]
   /** Answers one request of one of `operations` (throws ApiError for a refused request). */
   answer(operation: CompiledOperation, ctx: OpenApiRequestContext): SandboxResponse
+  /** Checks an answer of one of `operations` against the document (upstream mode, `verify`). */
+  checkAnswer(operation: CompiledOperation, answer: DocumentAnswer): Violation[]
+  /** The statuses the sandbox itself answers one of `operations` with. */
+  sandboxStatuses(operation: CompiledOperation): number[]
   /** A session's records, created from the seed on first use. */
   records(session: string): OpenApiRecords
   /** A session back to the seeded records (a reset), or forgotten (a dropped session). */
@@ -127,6 +137,8 @@ export const createOpenApiOperations = async (
     operations,
     onChange: undefined,
     records,
+    checkAnswer: checkDocumentAnswer,
+    sandboxStatuses,
     answer(op, ctx) {
       const values = checkParameters(op, {
         query: ctx.url.searchParams,

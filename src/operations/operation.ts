@@ -5,6 +5,7 @@ import type { PetRecords } from '../db/pet-records.js'
 import type { BodySchema } from '../http/read-json.js'
 import type { UrlFields } from '../http/request-url.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
+import type { Violation } from '../validation/answer-rules.js'
 
 export type { OperationId }
 
@@ -82,6 +83,12 @@ export interface Operation {
    * Without it, `id`.
    */
   idOf?(response: SandboxResponse): OperationId | null
+  /**
+   * Checks an answer of it that the sandbox did not make (upstream mode,
+   * contract §17 and §20): the operations of an OpenAPI document check theirs
+   * against the document. Empty when it keeps it.
+   */
+  checkAnswer?(answer: { method: string; status: number; body: string | null }): Violation[]
 }
 
 /**

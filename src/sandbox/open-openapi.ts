@@ -21,13 +21,9 @@ const toOperation = (api: OpenApiOperations, op: CompiledOperation): Operation =
   id: op.id,
   method: op.method,
   path: op.path,
-  statuses: [
-    op.success.status,
-    ...(op.parameters.length > 0 || op.body !== undefined || op.role === 'list' ? [400] : []),
-    ...(op.collection !== undefined && op.role !== 'list' && op.role !== 'create' ? [404] : []),
-    ...(op.body === undefined ? [] : [413]),
-  ],
+  statuses: api.sandboxStatuses(op),
   run: (ctx) => api.answer(op, ctx),
+  checkAnswer: (answer) => api.checkAnswer(op, answer),
 })
 
 /**

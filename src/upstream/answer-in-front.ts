@@ -106,6 +106,11 @@ export const answerInFront = async (
       headers: answer.headers,
       body: text,
     })
+    // An operation of an OpenAPI document checks its answer against the document (contract §20).
+    if (operation?.checkAnswer !== undefined) {
+      const more = operation.checkAnswer({ method: request.method, status, body: text })
+      if (more.length > 0) violations = [...violations, ...more]
+    }
     // A violation may quote the body ("is not JSON: …"): an echoed key is redacted there too.
     if (config.key !== undefined && violations.length > 0)
       violations = withoutKeyIn(violations, config.key)

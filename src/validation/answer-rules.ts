@@ -32,6 +32,10 @@ export const ANSWER_RULES = {
   'spec.get.id': 'A 200 of getPet is the pet that was asked for.',
   'spec.get.deprecation': 'getPet answers carry Deprecation (RFC 9745, @<unix seconds>).',
   'spec.get.sunset': 'getPet answers carry Sunset with the removal date (5 December 2030).',
+  'spec.document.status':
+    'An operation added by an OpenAPI document (--openapi) answers a status the document declares for it, or one the sandbox gives every added operation (400, 401, 404, 413, 429, 500, 503).',
+  'spec.document.body':
+    'A JSON body of an operation added by an OpenAPI document is valid against the schema the document declares for that status.',
   'gap.limitOutOfRange': 'An out-of-range limit is answered as the limitOutOfRange setting says.',
   'gap.unknownStatusFilter':
     'An unknown status filter is answered as the unknownStatusFilter setting says.',

@@ -1,5 +1,5 @@
 import type { OperationId } from '../contract/operation-ids.js'
-import type { AnswerRule } from '../validation/answer-rules.js'
+import type { AnswerRule, Violation } from '../validation/answer-rules.js'
 import { validateAnswer } from '../validation/create-answer-validator.js'
 import { ruleApplies } from './rule-applies.js'
 import {
@@ -46,6 +46,8 @@ export interface ProbeRunnerOptions {
   sleep: (ms: number) => Promise<void>
   /** The most `verify` waits for quota windows to reset, in all (`--max-wait`). */
   maxWaitMs: number
+  /** Checks an answer of an operation an OpenAPI document added; undefined for any other operation. */
+  checkDocument?: ((probe: Probe, answer: VerifyResponse) => Violation[] | undefined) | undefined
 }
 
 /** The default of `--max-wait`: one minute window, and a little. */
@@ -97,7 +99,14 @@ export const createProbeRunner = (options: ProbeRunnerOptions) => {
       headers: answer.headers,
       body: answer.body,
     })
-    for (const rule of ruleApplies(probe.operation, probe.method, answer.status)) {
+    const documented = options.checkDocument?.(probe, answer)
+    if (documented !== undefined) violations.push(...documented)
+    for (const rule of ruleApplies(
+      probe.operation,
+      probe.method,
+      answer.status,
+      documented !== undefined,
+    )) {
       const entry = tallies.get(rule) ?? { applied: 0, broken: 0, first: undefined }
       entry.applied++
       tallies.set(rule, entry)

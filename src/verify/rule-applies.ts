@@ -21,8 +21,12 @@ export const ruleApplies = (
   operation: OperationId | null,
   method: string,
   status: number,
+  /** True for an operation an OpenAPI document added: its answers are checked against it. */
+  documented = false,
 ): AnswerRule[] => {
   const rules = [...EVERY]
+  if (documented) rules.push('spec.document.status')
+  if (documented && status >= 200 && status < 300) rules.push('spec.document.body')
   if (status >= 400) rules.push('spec.errors.body', 'spec.errors.status')
   if (status === 401) rules.push('spec.auth.challenge')
   if (status === 405) rules.push('spec.errors.allow')

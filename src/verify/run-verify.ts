@@ -2,6 +2,7 @@ import { FIDELITY_DEFAULTS, type FidelitySettings } from '../contract/fidelity.j
 import { ANSWER_RULES, type AnswerRule } from '../validation/answer-rules.js'
 import { runAuthChecks } from './auth-checks.js'
 import { countOf } from './count-of.js'
+import { runDocumentChecks } from './document-checks.js'
 import { observeErrorCodes, toGapChecks } from './gap-checks.js'
 import { runGetChecks } from './get-checks.js'
 import { findMaxBodyBytes, findNameMaxLength } from './limit-search.js'
@@ -10,7 +11,13 @@ import { createProbeRunner, DEFAULT_MAX_WAIT_MS } from './probe-runner.js'
 import { redactReport, redactTarget } from './redact-report.js'
 import { VERIFY_CHECKS } from './verify-checks.js'
 import type { VerifyContext } from './verify-context.js'
-import type { SkippedCheck, VerifyCheck, VerifyReport, VerifyTransport } from './verify-types.js'
+import type {
+  DocumentOperation,
+  SkippedCheck,
+  VerifyCheck,
+  VerifyReport,
+  VerifyTransport,
+} from './verify-types.js'
 import { runWriteChecks } from './write-checks.js'
 
 export interface RunVerifyOptions {
@@ -31,6 +38,8 @@ export interface RunVerifyOptions {
   sleep?: (ms: number) => Promise<void>
   /** The most to wait for quota windows, in all, in ms (default 65,000). */
   maxWaitMs?: number
+  /** The operations of an OpenAPI document the target adds (contract §20): probed and checked against it. */
+  document?: readonly DocumentOperation[] | undefined
 }
 
 const ruleCheck = (ctx: VerifyContext, id: AnswerRule): VerifyCheck | undefined => {
@@ -54,7 +63,9 @@ const skipReason = (ctx: VerifyContext, id: string, keyRefused: boolean): string
   const gap = ctx.gaps.get(id.slice('gap.'.length) as keyof FidelitySettings)
   if (gap !== undefined) return gap.message
   if (info?.writes === true && !ctx.allowWrites)
-    return 'Needs --allow-writes (it sends POST /pets).'
+    return id.startsWith('spec.document.')
+      ? "Needs --allow-writes (it sends invalid bodies to the document's write operations)."
+      : 'Needs --allow-writes (it sends POST /pets).'
   if (ctx.runner.state.stopped !== undefined) return `Not run: ${ctx.runner.state.stopped.message}`
   if (keyRefused) return 'Not run: the key was refused.'
   if (info?.writes === true && ctx.writesStopped !== undefined) return ctx.writesStopped
@@ -65,6 +76,19 @@ const skipReason = (ctx: VerifyContext, id: string, keyRefused: boolean): string
   return Object.hasOwn(ANSWER_RULES, id)
     ? 'No answer this rule applies to was seen.'
     : 'Not observed.'
+}
+
+/** The probe runner's check of the document's operations, by operation id. */
+const checkerOf = (document: readonly DocumentOperation[] | undefined) => {
+  if (document === undefined) return undefined
+  const byId = new Map(document.map((op) => [op.id, op]))
+  return (
+    probe: { operation: string | null; method: string },
+    answer: { status: number; body: string },
+  ) => {
+    const op = probe.operation === null ? undefined : byId.get(probe.operation)
+    return op?.check({ method: probe.method, status: answer.status, body: answer.body })
+  }
 }
 
 const stampOf = (ms: number): string => new Date(ms).toISOString().replace(/[-:]|\.\d+/g, '')
@@ -92,6 +116,7 @@ export const runVerify = async (options: RunVerifyOptions): Promise<VerifyReport
     now,
     sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_WAIT_MS,
+    checkDocument: checkerOf(options.document),
   })
   const ctx: VerifyContext = {
     runner,
@@ -103,6 +128,7 @@ export const runVerify = async (options: RunVerifyOptions): Promise<VerifyReport
     sightings: [],
     created: [],
     writesStopped: undefined,
+    document: options.document,
     listed: { count: 0, firstId: undefined, defaultCount: undefined },
   }
   const keyAccepted = await runListChecks(ctx)
@@ -113,6 +139,7 @@ export const runVerify = async (options: RunVerifyOptions): Promise<VerifyReport
     await findNameMaxLength(ctx)
   }
   if (keyAccepted) await runGetChecks(ctx)
+  if (keyAccepted && options.document !== undefined) await runDocumentChecks(ctx, options.document)
   const codesSeen = observeErrorCodes(ctx)
   const gaps = toGapChecks(ctx, codesSeen)
 
@@ -121,6 +148,8 @@ export const runVerify = async (options: RunVerifyOptions): Promise<VerifyReport
   const failed = runner.state.failed
   const keyRefused = !keyAccepted && runner.state.stopped === undefined
   for (const [id, info] of Object.entries(VERIFY_CHECKS)) {
+    // Without a document its checks are not part of the run: a report stays as it was.
+    if (ctx.document === undefined && id.startsWith('spec.document.')) continue
     const check =
       failed?.check === id
         ? {

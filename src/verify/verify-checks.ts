@@ -25,6 +25,12 @@ const PROBE_CHECKS = {
     'POST /pets with a field of the wrong type (name 42, categoryId "one" or 1.5, status 7) is answered 400 (four requests).',
   'spec.create.malformed-json': 'POST /pets with a body that is not JSON is answered 400.',
   'spec.create.content-type': 'POST /pets without Content-Type: application/json is answered 400.',
+  'spec.document.reads':
+    'With --openapi: each GET operation of the document is answered 2xx (404 for an id verify had to make up).',
+  'spec.document.missing-fields':
+    "With --openapi: each write operation's body without its first required field is answered 400.",
+  'spec.document.invalid-values':
+    "With --openapi: each write operation's body with that field of the wrong type is answered 400.",
 } as const
 
 const WRITES: ReadonlySet<string> = new Set([
@@ -33,6 +39,8 @@ const WRITES: ReadonlySet<string> = new Set([
   'spec.create.invalid-values',
   'spec.create.malformed-json',
   'spec.create.content-type',
+  'spec.document.missing-fields',
+  'spec.document.invalid-values',
   'spec.create.body',
   'spec.create.echo',
   'gap.defaultStatus',

@@ -2,7 +2,7 @@ import type { ErrorCode } from '../contract/error-codes.js'
 import type { FidelitySettings } from '../contract/fidelity.js'
 import type { OperationId } from '../contract/operation-ids.js'
 import type { Observed, Probe, ProbeRunner } from './probe-runner.js'
-import type { VerifyCheck } from './verify-types.js'
+import type { DocumentOperation, VerifyCheck } from './verify-types.js'
 
 /** An error `verify` provoked, for the `errorCodes` gap: what this contract answers, what the target did. */
 export interface CodeSighting {
@@ -28,6 +28,8 @@ export interface VerifyContext {
   created: { id: number; name: string }[]
   /** Set once the run may send no more POSTs (its 5 pets are created). */
   writesStopped: string | undefined
+  /** The operations of the OpenAPI document given (`--openapi`), else undefined. */
+  document: readonly DocumentOperation[] | undefined
   /** The pets listed with limit=100 (how many exist, up to 100), and one id to fetch. */
   listed: { count: number; firstId: number | undefined; defaultCount: number | undefined }
 }

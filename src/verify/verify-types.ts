@@ -1,4 +1,5 @@
 import type { FidelitySettings } from '../contract/fidelity.js'
+import type { Violation } from '../validation/answer-rules.js'
 
 /** One request of `verify`, below the target's base URL (`/pets?limit=1`). */
 export interface VerifyRequest {
@@ -87,4 +88,30 @@ export interface VerifyReport {
   skipped: SkippedCheck[]
   /** The config that makes the sandbox answer like the target on every gap observed. */
   config: Partial<FidelitySettings>
+}
+
+/**
+ * An operation an OpenAPI document adds (contract §20), as `verify` probes it:
+ * the server's `verify({ openapi })` compiles the document into these.
+ */
+export interface DocumentOperation {
+  /** The document's operationId, else `METHOD /path/template`. */
+  id: string
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
+  /** Below the base path, e.g. `/categories/{categoryId}`. */
+  path: string
+  parameters: readonly {
+    name: string
+    in: 'path' | 'query' | 'header'
+    required: boolean
+    schema: Readonly<Record<string, unknown>>
+  }[]
+  /** The JSON request body's schema, if it takes one. */
+  body: { required: boolean; schema: Readonly<Record<string, unknown>> } | undefined
+  /** `list`, `fetch`… for a collection (`/things`, `/things/{id}`); `static` otherwise. */
+  role: 'list' | 'create' | 'fetch' | 'replace' | 'update' | 'delete' | 'static'
+  /** The collection's path and its records' id property, for a collection's operation. */
+  collection: { path: string; idField: string } | undefined
+  /** Checks one answer of it against the document (`spec.document.*`). */
+  check(answer: { method: string; status: number; body: string | null }): Violation[]
 }

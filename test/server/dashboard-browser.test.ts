@@ -206,6 +206,39 @@ describe('the dashboard in Chromium', () => {
     await page.close()
   })
 
+  it("lists the OpenAPI document's operations next to the contract's, and labels the log by operation id", async () => {
+    const extras = createSandboxServer({
+      openapi: new URL('../../examples/openapi/petstore-extras.yaml', import.meta.url).pathname,
+    })
+    const at = (await extras.listen(0, '127.0.0.1')).url
+    try {
+      const page = await newPage()
+      await openDashboard(page, at)
+      await curl(`${at}/v1/categories?limit=2`, FREE)
+      await curl(`${at}/v1/categories/999`, FREE)
+      await logRow(page, '/v1/categories/999').waitFor(WAIT)
+      expect(await logRow(page, '/v1/categories/999').textContent()).toContain('getCategory · ')
+      const added = page.locator('.coverage .operation.is-added')
+      await expect.poll(() => added.count(), WAIT).toBe(9)
+      const ids = await page.locator('.coverage .operation-id').allTextContents()
+      expect(ids.slice(0, 3)).toEqual(['listPets', 'createPet', 'getPet'])
+      expect(ids).toContain('listCategories')
+      expect(ids).toContain('getInventory')
+      const getCategory = page.locator('.coverage .operation', { hasText: 'getCategory' })
+      await expect
+        .poll(async () => getCategory.locator('.met').textContent(), WAIT)
+        .toContain('404 ×1')
+      expect(await getCategory.textContent()).toContain('GET /categories/{categoryId}')
+      expect(await page.locator('.coverage .panel-head .muted').textContent()).toBe(
+        '12 (9 added), 2 requests of default',
+      )
+      await shoot(page, 'desktop-operations', { selector: '.coverage' })
+      await page.close()
+    } finally {
+      await extras.close()
+    }
+  })
+
   it('sets, advances and releases the sandbox clock', async () => {
     const page = await newPage()
     await openDashboard(page)

@@ -61,9 +61,12 @@ const without = (headers: Record<string, string>, name: string) =>
 const TWENTY_ONE = Array.from({ length: 21 }, (_, i) => pet(i + 1))
 const CHALLENGE = { 'WWW-Authenticate': 'Bearer realm="petstore"' }
 
+/** The rules of an OpenAPI document's operations are checked by the document (test/openapi/check-document-answer.test.ts). */
+type ContractRule = Exclude<AnswerRule, `spec.document.${string}`>
+
 /** One good answer and one broken answer per rule; the broken one must name exactly that rule. */
 const CASES: Record<
-  AnswerRule,
+  ContractRule,
   { good: RoutedAnswer; broken: RoutedAnswer; fidelity?: Partial<FidelitySettings> }
 > = {
   'spec.responses.status': {
@@ -207,7 +210,11 @@ describe('the response validator on hand-broken answers', () => {
   const validate = validator()
 
   it('has a case for every rule', () => {
-    expect(Object.keys(CASES).sort()).toEqual(Object.keys(ANSWER_RULES).sort())
+    expect(Object.keys(CASES).sort()).toEqual(
+      Object.keys(ANSWER_RULES)
+        .filter((rule) => !rule.startsWith('spec.document.'))
+        .sort(),
+    )
   })
 
   it.each(Object.entries(CASES))(

@@ -16,6 +16,11 @@ export interface FeedEntry {
   method: string
   /** Path and query, secrets redacted. */
   url: string
+  /**
+   * The operation id: the contract's (`listPets`…), an added one's (an OpenAPI
+   * document's `operationId`, `METHOD /path`), null when no operation matched.
+   */
+  operation?: string | null | undefined
   /** null: no response, the connection was failed (network-error, timeout, flaky). */
   status: number | null
   fault?: Fault | undefined

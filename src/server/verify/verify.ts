@@ -1,9 +1,11 @@
 import { isValidKeyText } from '../../auth/parse-authorization.js'
 import type { FidelitySettings } from '../../contract/fidelity.js'
+import type { OpenApiSource } from '../../openapi/openapi-document.js'
 import { resolveFidelity } from '../../sandbox/resolve-fidelity.js'
 import { runVerify } from '../../verify/run-verify.js'
-import type { VerifyReport } from '../../verify/verify-types.js'
+import type { DocumentOperation, VerifyReport } from '../../verify/verify-types.js'
 import { createFetchTransport, DEFAULT_MAX_BODY_BYTES } from './create-fetch-transport.js'
+import { loadVerifyDocument } from './load-verify-document.js'
 
 /** Options of `verify`. */
 export interface VerifyOptions {
@@ -23,6 +25,13 @@ export interface VerifyOptions {
   maxBodyBytes?: number
   /** The sandbox's fidelity settings to compare with (default: the sandbox's defaults). */
   sandbox?: Partial<FidelitySettings>
+  /**
+   * An OpenAPI document (a YAML or JSON file path, or the object) whose
+   * operations the target adds to the contract's (contract §20): each GET is
+   * called and, with `allowWrites`, each write sent an invalid body; every
+   * answer of them is checked against the document (`spec.document.*`).
+   */
+  openapi?: OpenApiSource
 }
 
 const fail = (message: string): never => {
@@ -92,7 +101,16 @@ export const verify = async (options: VerifyOptions): Promise<VerifyReport> => {
       `sandbox: ${error instanceof Error ? error.message.replace(/^Failed to create the sandbox: /, '') : String(error)}`,
     )
   }
+  let document: DocumentOperation[] | undefined
+  if (options.openapi !== undefined) {
+    try {
+      document = await loadVerifyDocument(options.openapi, new URL(target).pathname)
+    } catch (error) {
+      document = fail(`openapi: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
   return runVerify({
+    document,
     transport: createFetchTransport({ baseUrl: target, timeoutMs, maxBodyBytes }),
     baseUrl: target,
     key: options.key,

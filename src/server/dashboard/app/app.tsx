@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks'
 import { call, forgetToken, readToken } from './api.js'
 import { ClientReportPanel } from './client-report-panel.js'
 import { ClockPanel } from './clock-panel.js'
+import { CoveragePanel } from './coverage-panel.js'
 import { KeysPanel } from './keys-panel.js'
 import { ModePanel } from './mode-panel.js'
 import { PetsPanel } from './pets-panel.js'
@@ -115,6 +116,7 @@ export const App = () => {
           />
           <RateChart series={snapshot?.series} />
           <ClientReportPanel requests={dash.entries.length} version={version} />
+          <CoveragePanel requests={dash.entries.length} version={version} />
         </div>
         <div class="controls">
           <ModePanel version={version} />

@@ -106,6 +106,7 @@ export const RequestLog = (props: { entries: FeedEntry[]; onClear(): void }) => 
                   {e.status !== null && e.delivered === false ? ' (lost)' : ''}
                 </span>
                 <span class="meta">
+                  {e.operation !== null && <span class="operation-label">{e.operation} · </span>}
                   {e.scenario}
                   {e.phase === undefined ? '' : ` (${e.phase.timeline} phase ${e.phase.index + 1})`}{' '}
                   · {e.plan ?? 'no valid key'} · {e.session}
