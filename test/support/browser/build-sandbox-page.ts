@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { $RefParser } from '@apidevtools/json-schema-ref-parser'
 import { build } from 'esbuild'
+import { refParserFsPlugin } from '../../../scripts/ref-parser-fs-plugin.mjs'
 
 const PAGE =
   '<!doctype html><meta charset="utf-8"><title>sandbox page</title><script type="module" src="/page.js"></script>'
@@ -27,6 +28,8 @@ export const buildSandboxPage = async (): Promise<string> => {
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
+    // As the published build patches the OpenAPI parser for browsers (no Buffer there).
+    plugins: [refParserFsPlugin],
     logLevel: 'warning',
   })
   await writeFile(join(outdir, 'index.html'), PAGE)
