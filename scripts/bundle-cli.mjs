@@ -23,7 +23,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { build } from 'esbuild'
-import { cliSeedFakerPlugin, seedFakerPlugin } from './seed-faker-plugin.mjs'
+import { cliSeedFakerPlugin, seedFakerStaticPlugin } from './seed-faker-plugin.mjs'
 
 // Bundled CommonJS dependencies (cors) call require for Node built-ins.
 const banner = {
@@ -57,7 +57,7 @@ const graph = await build({
   splitting: true,
   write: false,
   metafile: true,
-  plugins: [seedFakerPlugin],
+  plugins: [seedFakerStaticPlugin],
 })
 for (const input of Object.keys(graph.metafile.inputs).filter((i) => /^src\/.*\.tsx?$/.test(i)))
   for (const match of readFileSync(input, 'utf8').matchAll(OWN_DYNAMIC_IMPORT)) {

@@ -9,23 +9,37 @@ import { readFile } from 'node:fs/promises'
  * build here, nor in a user's browser bundle. It becomes an import of a
  * computed name, as the library already does for its HTTP modules: Node
  * loads `node:fs` when a path is read; a bundler leaves it alone.
+ *
+ * The library also calls `Buffer.isBuffer` on every document it parses, an
+ * object given as is included (lib/index.js), and browsers have no `Buffer`:
+ * the `openapi` option failed in a page with "Buffer is not defined". Each
+ * `Buffer.isBuffer(x)` becomes `globalThis.Buffer?.isBuffer(x)`: the same in
+ * Node, false where no Buffer exists (nothing there is one). Decision 0051.
  */
 export const refParserFsPlugin = {
   name: 'ref-parser-fs',
   setup(build) {
     build.onLoad(
-      { filter: /json-schema-ref-parser[\\/]dist[\\/]lib[\\/]resolvers[\\/]file\.js$/ },
+      { filter: /json-schema-ref-parser[\\/]dist[\\/]lib[\\/].*\.js$/ },
       async (args) => {
         const source = await readFile(args.path, 'utf8')
-        const contents = source.replace(
-          'await import("fs")',
-          'await import(["node", "fs"].join(":"))',
-        )
-        if (contents === source)
+        let contents = source.replaceAll('Buffer.isBuffer(', 'globalThis.Buffer?.isBuffer(')
+        if (/[\\/]lib[\\/]index\.js$/.test(args.path) && contents === source)
           throw new Error(
-            'ref-parser-fs: the resolver no longer imports "fs" as expected; update the plugin.',
+            'ref-parser-fs: lib/index.js no longer calls Buffer.isBuffer as expected; update the plugin.',
           )
-        return { contents, loader: 'js' }
+        if (/[\\/]resolvers[\\/]file\.js$/.test(args.path)) {
+          const withFs = contents.replace(
+            'await import("fs")',
+            'await import(["node", "fs"].join(":"))',
+          )
+          if (withFs === contents)
+            throw new Error(
+              'ref-parser-fs: the resolver no longer imports "fs" as expected; update the plugin.',
+            )
+          contents = withFs
+        }
+        return contents === source ? undefined : { contents, loader: 'js' }
       },
     )
   },

@@ -3,6 +3,7 @@
  * Runtimes have their own entries (`petstore-sandbox/node`, …).
  */
 export * from './core-api.js'
+export { loadSeedFaker } from './db/seed-faker.js'
 export {
   type CreateSandboxOptions,
   createSandbox,

@@ -33,3 +33,14 @@ export interface SeedPreset {
  * first use: a plain start runs no faker and parses none of it (issue 20).
  */
 export const SEED_PRESET: SeedPreset | undefined = undefined
+
+/**
+ * Resolves once `SeedFaker` can run. Here at once; the published build
+ * (scripts/seed-faker-plugin.mjs) loads faker on demand, so a browser awaits
+ * this before seeding a seed or count its preset does not hold (decision 0051).
+ *
+ * @example
+ * await loadSeedFaker()
+ * const sandbox = createSandbox({ seed: 7 })
+ */
+export const loadSeedFaker = (): Promise<void> => Promise.resolve()

@@ -28,6 +28,14 @@ export const seedPets = (options: SeedOptions = {}): NewPet[] => {
 }
 
 /**
+ * Whether seeding `count` pets of `seed` runs faker: false when the build's
+ * preset holds them (the published package's default seed, up to the
+ * `paginated` scenario's 250 pets).
+ */
+export const seedNeedsFaker = (seed: number, count: number): boolean =>
+  !(SEED_PRESET?.seed === seed && count <= SEED_PRESET.pets.length)
+
+/**
  * The seeded pets one by one, in id order, without building them: the bulk
  * path of `seededSnapshot`, which makes its own records.
  */
@@ -40,7 +48,7 @@ export const forEachSeedPet = (
   const status = (index: number): PetStatus =>
     PET_STATUSES[index % PET_STATUSES.length] ?? 'available'
   // The same pets, computed when the package was built (the published CLI's only).
-  if (SEED_PRESET?.seed === seed && count <= SEED_PRESET.pets.length) {
+  if (SEED_PRESET !== undefined && !seedNeedsFaker(seed, count)) {
     for (let index = 0; index < count; index++) {
       const [name, categoryId] = SEED_PRESET.pets[index] as readonly [string, number]
       each(name, categoryId, status(index), index)

@@ -1,4 +1,6 @@
 import { type SetupWorker, setupWorker } from 'msw/browser'
+import { loadSeedFaker } from '../db/seed-faker.js'
+import { DEFAULT_PET_COUNT, DEFAULT_SEED, seedNeedsFaker } from '../db/seed-pets.js'
 import {
   type PersistOptions,
   persistSandbox,
@@ -11,6 +13,7 @@ import {
   type Sandbox,
 } from '../handlers/create-sandbox.js'
 import { checkOptionNames } from '../sandbox/check-option-names.js'
+import { PAGINATED_PET_COUNT } from '../scenarios/built-in/paginated.js'
 
 export interface BrowserSandboxOptions<S extends string = never> extends CreateSandboxOptions<S> {
   /** Where the worker script is served (default `/mockServiceWorker.js`, from `npx msw init public/ --save`). */
@@ -69,6 +72,22 @@ const scenarioFromUrl = (param: string): string | undefined => {
 }
 
 /**
+ * Whether these options seed pets the build's preset does not hold: another
+ * seed, more pets, or scenarios of your own with a store (their `seededPets`
+ * may ask for any count). Faker then loads before the sandbox is made, since
+ * seeding is synchronous (decision 0051). Wrong types are left to the
+ * option checks, which word them.
+ */
+const needsSeedFaker = (options: CreateSandboxOptions<string>): boolean => {
+  const seed = typeof options.seed === 'number' ? options.seed : DEFAULT_SEED
+  const pets = typeof options.pets === 'number' ? options.pets : DEFAULT_PET_COUNT
+  const ownStores = Array.isArray(options.scenarios)
+    ? options.scenarios.some((scenario) => typeof scenario?.store === 'function')
+    : false
+  return ownStores || seedNeedsFaker(seed, Math.max(pets, PAGINATED_PET_COUNT))
+}
+
+/**
  * Starts the sandbox in the browser: MSW's service worker intercepts the
  * page's requests to the API and the sandbox answers them in the page. Await
  * it before the app renders, so that its first requests are answered.
@@ -90,6 +109,7 @@ export const startSandbox = async <const S extends string = never>(
     scenarioParam = '__scenario',
     ...sandboxOptions
   } = options
+  if (needsSeedFaker(sandboxOptions)) await loadSeedFaker()
   const sandbox = createSandbox(sandboxOptions)
   const worker = setupWorker(...sandbox.handlers)
   // Resetting the default session also drops handlers added with worker.use().

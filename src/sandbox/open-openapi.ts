@@ -1,3 +1,4 @@
+import { loadSeedFaker } from '../db/seed-faker.js'
 import { DEFAULT_SEED } from '../db/seed-pets.js'
 import type { CompiledOperation } from '../openapi/compile-openapi-operations.js'
 import type { OpenApiOperations } from '../openapi/create-openapi-operations.js'
@@ -39,22 +40,24 @@ const toOperation = (api: OpenApiOperations, op: CompiledOperation): Operation =
  */
 export const openOpenApi = (input: OpenOpenApiInput): Promise<OpenApiOperations> => {
   const { ctx } = input
-  const loading = import('../openapi/create-openapi-operations.js').then(
-    async ({ createOpenApiOperations }) => {
-      const api = await createOpenApiOperations({
-        source: input.source,
-        basePath: ctx.settings.basePath,
-        seed: input.seed ?? DEFAULT_SEED,
-      })
-      const operations = api.operations.map((op) => toOperation(api, op))
-      ctx.routes = createRouteTable(
-        [...input.added, ...operations],
-        'add the OpenAPI document’s operations',
-      )
-      input.onSessionEnd((session) => api.forget(session))
-      return api
-    },
-  )
+  // The document's data comes from the seed's faker, loaded on demand in a browser (decision 0051).
+  const loading = Promise.all([
+    import('../openapi/create-openapi-operations.js'),
+    loadSeedFaker(),
+  ]).then(async ([{ createOpenApiOperations }]) => {
+    const api = await createOpenApiOperations({
+      source: input.source,
+      basePath: ctx.settings.basePath,
+      seed: input.seed ?? DEFAULT_SEED,
+    })
+    const operations = api.operations.map((op) => toOperation(api, op))
+    ctx.routes = createRouteTable(
+      [...input.added, ...operations],
+      'add the OpenAPI document’s operations',
+    )
+    input.onSessionEnd((session) => api.forget(session))
+    return api
+  })
   // Never rejects: a refused document leaves the contract's routes (the caller reports it).
   const opened = (): void => {
     ctx.opening = undefined

@@ -20,15 +20,16 @@ type Package = (typeof PACKAGES)[number]
  * entries never load msw (they answer through the core, not MSW handlers).
  */
 const EXPECTED: Record<string, Record<Package, boolean>> = {
-  'petstore-sandbox': { msw: true, '@faker-js/faker': true, '@msw/data': true, zod: true },
-  'petstore-sandbox/node': { msw: true, '@faker-js/faker': true, '@msw/data': true, zod: true },
+  // faker loads only for a seed or count the build's preset does not hold (decision 0051).
+  'petstore-sandbox': { msw: true, '@faker-js/faker': false, '@msw/data': true, zod: true },
+  'petstore-sandbox/node': { msw: true, '@faker-js/faker': false, '@msw/data': true, zod: true },
   'petstore-sandbox/playwright': {
     msw: false,
-    '@faker-js/faker': true,
+    '@faker-js/faker': false,
     '@msw/data': true,
     zod: true,
   },
-  'petstore-sandbox/server': { msw: false, '@faker-js/faker': true, '@msw/data': true, zod: true },
+  'petstore-sandbox/server': { msw: false, '@faker-js/faker': false, '@msw/data': true, zod: true },
   // The matchers (issue 23) read a sandbox's journal through its controls: no dependency.
   'petstore-sandbox/matchers': {
     msw: false,
@@ -40,7 +41,7 @@ const EXPECTED: Record<string, Record<Package, boolean>> = {
 /** Not loadable in Node (the exports map gives it `node: null`): read from the bundle instead. */
 const BROWSER_EXPECTED: Record<Package, boolean> = {
   msw: true,
-  '@faker-js/faker': true,
+  '@faker-js/faker': false,
   '@msw/data': true,
   zod: true,
 }
@@ -160,7 +161,7 @@ describe('what each package entry loads (npm pack, installed, a fresh Node proce
     })
   }
 
-  it('petstore-sandbox/browser is not exported to Node; its bundle holds msw, faker, @msw/data and zod', () => {
+  it('petstore-sandbox/browser is not exported to Node; its bundle holds msw, @msw/data and zod at start, faker behind import()', () => {
     expect(() => importInFreshNode('petstore-sandbox/browser')).toThrow(
       /ERR_PACKAGE_PATH_NOT_EXPORTED/,
     )
@@ -224,5 +225,41 @@ describe('what each package entry loads (npm pack, installed, a fresh Node proce
     )
     const expected = seedPets({ seed: 11, count: 100 }).map((pet, i) => ({ id: i + 1, ...pet }))
     expect(JSON.parse(stdout.trim())).toEqual([200, expected, 200, '3.1.0'])
+  })
+
+  it('the installed package seeds the default pets from its preset without loading faker, and another seed with faker, both as the sources seed them', () => {
+    const { stdout } = importInFreshNode(
+      'petstore-sandbox',
+      `const { createRequire } = await import('node:module');
+       const fakerFiles = () => Object.keys(createRequire(process.cwd() + '/').cache).filter((file) => file.includes('faker'));
+       const { setupServer } = await import('msw/node');
+       const get = async (sandbox, path) => {
+         const server = setupServer(...sandbox.handlers); server.listen();
+         const response = await fetch('https://api.example.test' + path, { headers: { authorization: 'Bearer sandbox-free' } });
+         server.close();
+         return response.json();
+       };
+       const preset = m.createSandbox({ scenario: 'paginated' });
+       const defaults = await get(preset, '/v1/pets?limit=100');
+       const before = fakerFiles();
+       const seeded = m.createSandbox({ seed: 11, pets: 30 });
+       console.log(JSON.stringify([defaults.length, defaults[99], before, await get(seeded, '/v1/pets?limit=100'), fakerFiles()]));`,
+    )
+    const [count, hundredth, before, eleven, after] = JSON.parse(stdout.trim()) as [
+      number,
+      unknown,
+      string[],
+      unknown,
+      string[],
+    ]
+    // The paginated scenario's 250 pets: the first 100 equal the sources' default seed.
+    expect(count).toBe(100)
+    expect(hundredth).toEqual({ id: 100, ...seedPets({ count: 250 })[99] })
+    expect(before).toEqual([])
+    expect(eleven).toEqual(
+      seedPets({ seed: 11, count: 30 }).map((pet, i) => ({ id: i + 1, ...pet })),
+    )
+    // Seed 11 needed faker: the CLI's CommonJS SimpleFaker, not the whole package.
+    expect(after).toEqual([join(project, 'node_modules/petstore-sandbox/dist/cli/seed-faker.cjs')])
   })
 })

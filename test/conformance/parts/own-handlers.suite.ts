@@ -1,22 +1,5 @@
-import { HttpResponse, http } from 'msw'
 import { describe, expect, it } from 'vitest'
-import { ownHandler, passthroughHandler, publicHandler } from '../../../src/index.js'
 import type { SuiteContext } from './define-conformance-suite.js'
-
-/**
- * Your own handlers (contract §20, decision 0042), the same in every runtime:
- * a key-required one (id `GET /categories`), a named one, a public one and a
- * passthrough one. Targets that run this part create their sandbox with them.
- */
-export const OWN_HANDLERS = [
-  http.get('*/v1/categories', () => HttpResponse.json([{ id: 1, name: 'Cats' }])),
-  ownHandler(
-    http.get('*/v1/orders/:orderId', ({ params }) => HttpResponse.json({ id: params.orderId })),
-    { name: 'getOrder' },
-  ),
-  publicHandler(http.get('*/v1/status', () => HttpResponse.json({ ok: true }))),
-  passthroughHandler(http.get('*/v1/legacy', () => HttpResponse.json({ legacy: true }))),
-]
 
 const codeOf = (body: string): unknown => (JSON.parse(body) as { code?: unknown }).code
 

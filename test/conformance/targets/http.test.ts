@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe } from 'vitest'
 import { defineConformanceSuite } from '../parts/define-conformance-suite.js'
 import { defineSessionConformance } from '../parts/define-session-conformance.js'
-import { OWN_HANDLERS } from '../parts/own-handlers.suite.js'
+import { OWN_HANDLERS } from '../parts/own-handlers.js'
 import { createHttpTarget } from './http-target.js'
 
 // The conformance suite over real HTTP, against the standalone server started on a free port.

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll } from 'vitest'
 import { defineConformanceSuite } from '../parts/define-conformance-suite.js'
-import { OWN_HANDLERS } from '../parts/own-handlers.suite.js'
+import { OWN_HANDLERS } from '../parts/own-handlers.js'
 import { createInProcessTarget } from './in-process-target.js'
 
 // Your own handlers inside the pipeline (contract §20), in this process through MSW's

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe } from 'vitest'
 import { launchChromium } from '../../support/browser/launch-chromium.js'
 import { defineConformanceSuite } from '../parts/define-conformance-suite.js'
 import { defineSessionConformance } from '../parts/define-session-conformance.js'
-import { OWN_HANDLERS } from '../parts/own-handlers.suite.js'
+import { OWN_HANDLERS } from '../parts/own-handlers.js'
 import type { ConformanceTarget } from '../parts/target.js'
 import { createPlaywrightTarget } from './playwright-target.js'
 

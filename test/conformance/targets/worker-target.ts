@@ -60,4 +60,14 @@ const pageControls = (getPage: () => Page, id: string): ConformanceControls => (
   },
   setScenario: (name) =>
     onSandbox(getPage(), (s, a) => s.session(a.id).scenario.set(a.name), { id, name }),
+  journal: () =>
+    onSandbox(
+      getPage(),
+      (s, a) =>
+        s
+          .session(a.id)
+          .journal.list()
+          .map(({ operation, status }) => ({ operation, status })),
+      { id },
+    ),
 })

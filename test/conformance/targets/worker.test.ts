@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises'
 import type { Browser, Page } from 'playwright-core'
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, describe } from 'vitest'
 import { type StaticServer, serveStatic } from '../../../examples/app/serve-static.js'
 import { buildSandboxPage } from '../../support/browser/build-sandbox-page.js'
 import { launchChromium } from '../../support/browser/launch-chromium.js'
@@ -34,3 +34,17 @@ afterAll(async () => {
 
 defineConformanceSuite(() => target)
 defineSessionConformance(() => target)
+
+// Your own handlers inside the pipeline (contract §20), through the service worker: a second
+// page of the same origin (MSW answers each page with its own handlers) started with OWN_HANDLERS.
+let ownPage: Page
+let withHandlers: ConformanceTarget
+describe('with your own handlers', () => {
+  beforeAll(async () => {
+    ownPage = await browser.newPage()
+    await ownPage.goto(`${server.origin}/?own`)
+    await ownPage.waitForSelector('body[data-ready="true"]', { state: 'attached' })
+    withHandlers = createWorkerTarget(() => ownPage, server.origin)
+  }, 60_000)
+  defineConformanceSuite(() => withHandlers, { title: 'own handlers', parts: ['ownHandlers'] })
+})

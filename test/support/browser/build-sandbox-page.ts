@@ -3,14 +3,17 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { $RefParser } from '@apidevtools/json-schema-ref-parser'
 import { build } from 'esbuild'
+import { refParserFsPlugin } from '../../../scripts/ref-parser-fs-plugin.mjs'
 
 const PAGE =
   '<!doctype html><meta charset="utf-8"><title>sandbox page</title><script type="module" src="/page.js"></script>'
 
 /**
- * Bundles test/browser/pages/sandbox-page.ts into a fresh temporary folder,
- * with an index.html and MSW's mockServiceWorker.js, ready to serve.
+ * Bundles test/support/browser/sandbox-page.ts into a fresh temporary folder,
+ * with an index.html, MSW's mockServiceWorker.js and extras.json (the OpenAPI
+ * document examples/openapi/petstore-extras.yaml as JSON, for `?openapi`), ready to serve.
  *
  * @example
  * const root = await buildSandboxPage()
@@ -25,9 +28,13 @@ export const buildSandboxPage = async (): Promise<string> => {
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
+    // As the published build patches the OpenAPI parser for browsers (no Buffer there).
+    plugins: [refParserFsPlugin],
     logLevel: 'warning',
   })
   await writeFile(join(outdir, 'index.html'), PAGE)
+  const extras = await new $RefParser().parse('examples/openapi/petstore-extras.yaml')
+  await writeFile(join(outdir, 'extras.json'), JSON.stringify(extras))
   const worker = createRequire(import.meta.url).resolve('msw/mockServiceWorker.js')
   await copyFile(worker, join(outdir, 'mockServiceWorker.js'))
   return outdir
