@@ -3,6 +3,7 @@ import type { UrlFields } from '../http/request-url.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { SandboxSettings } from '../operations/operation.js'
 import { answerCollection } from './answer-collection.js'
+import { answerSharedCollection } from './answer-shared-collection.js'
 import { checkBody, checkParameters } from './check-request.js'
 import { type CompiledOperation, compileOpenApiOperations } from './compile-openapi-operations.js'
 import { generateFromSchema } from './generate-from-schema.js'
@@ -10,9 +11,11 @@ import { loadOpenApiDocument } from './load-openapi-document.js'
 import type { OpenApiDocument, OpenApiSource } from './openapi-document.js'
 import {
   type CollectionSnapshot,
+  collectionKey,
   loadCollection,
   type OpenApiRecords,
   seedCollection,
+  type SharedCollections,
   seedFor,
   snapshotCollection,
 } from './openapi-records.js'
@@ -35,8 +38,14 @@ export interface OpenApiOperations {
   /** The document as given, dereferenced (what `/__sandbox/openapi.json` merges in). */
   readonly document: OpenApiDocument
   readonly operations: readonly CompiledOperation[]
-  /** Answers one request of one of `operations` (throws ApiError for a refused request). */
-  answer(operation: CompiledOperation, ctx: OpenApiRequestContext): SandboxResponse
+  /**
+   * Answers one request of one of `operations` (throws ApiError for a refused
+   * request); a promise for a collection's operation on a shared store.
+   */
+  answer(
+    operation: CompiledOperation,
+    ctx: OpenApiRequestContext,
+  ): SandboxResponse | Promise<SandboxResponse>
   /** A session's records, created from the seed on first use. */
   records(session: string): OpenApiRecords
   /** A session back to the seeded records (a reset), or forgotten (a dropped session). */
@@ -55,6 +64,11 @@ export interface CreateOpenApiOptions {
   source: OpenApiSource
   basePath: string
   seed: number
+  /**
+   * Where the records live when instances share a store (Redis); the
+   * in-process Map otherwise (what `records`, `snapshot` and `load` read).
+   */
+  shared?: SharedCollections | undefined
 }
 
 const WRITES = new Set(['create', 'replace', 'update', 'delete'])
@@ -88,6 +102,9 @@ export const createOpenApiOperations = async (
       shape.path,
       seedCollection(faker, shape, { seed: options.seed, count: RECORDS_PER_COLLECTION }),
     )
+
+  // The collections' keys in a shared store: made once.
+  const keys = new Map([...shapes].map(([path, shape]) => [path, collectionKey(shape, options.seed)]))
 
   // Any other operation answers the same body every time: made once, here.
   const fixed = new Map<CompiledOperation, string | null>()
@@ -143,6 +160,27 @@ export const createOpenApiOperations = async (
               headers: { 'Content-Type': 'application/json' },
               body: text,
             }
+      }
+      const { shared } = options
+      if (shared !== undefined) {
+        const seededRecords = seeded.get(op.collection.path)
+        if (seededRecords === undefined)
+          throw new Error(`Failed to find the collection ${op.collection.path}.`)
+        return answerSharedCollection({
+          operation: op,
+          shape: op.collection,
+          values,
+          body,
+          query: ctx.url.searchParams,
+          base: `${ctx.url.origin}${ctx.settings.basePath}`,
+          fidelity: ctx.settings.fidelity,
+          faker,
+          seed: options.seed,
+          shared,
+          session: ctx.session,
+          key: keys.get(op.collection.path) ?? collectionKey(op.collection, options.seed),
+          seeded: seededRecords,
+        })
       }
       const collection = records(ctx.session).get(op.collection.path)
       if (collection === undefined)

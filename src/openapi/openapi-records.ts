@@ -84,3 +84,56 @@ export const snapshotCollection = (records: CollectionRecords): CollectionSnapsh
   nextSeq: records.nextSeq,
   records: [...records.byId.values()].map((r) => r.value),
 })
+
+/**
+ * A change a session made to a collection over its seed, as a shared store
+ * keeps it: the record at its place, or null for a deleted one.
+ */
+export type RecordChange = StoredRecord | null
+
+/**
+ * Where the document's records live when instances share a store (Redis):
+ * per session and collection key, the changes over the seeded records and
+ * the sequence counter. Seeded records are computed in each instance.
+ */
+export interface SharedCollections {
+  /** A session's changes to one collection and its next sequence number (undefined: none yet). */
+  read(
+    session: string,
+    key: string,
+  ): Promise<{ nextSeq: number | undefined; changes: Map<string, RecordChange> }>
+  /** The next sequence number of a collection, taken atomically (starting after `seededNext - 1`). */
+  take(session: string, key: string, seededNext: number): Promise<number>
+  /** Stores one record's change (a created, replaced, patched or deleted record). */
+  write(session: string, key: string, id: string, change: RecordChange): Promise<void>
+}
+
+/** A hash of text as 16 hex digits (two 32-bit FNV-1a passes): a fingerprint, not a secret. */
+const hash64 = (text: string): string => {
+  let a = 0x811c9dc5
+  let b = 0x01000193 ^ 0x5bd1e995
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i)
+    a = Math.imul(a ^ c, 16_777_619) >>> 0
+    b = Math.imul(b ^ c, 2_246_822_519) >>> 0
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0')
+}
+
+/**
+ * The key a collection's records are kept under in a shared store: its path
+ * and a fingerprint of what its records depend on (the record schema, the id
+ * field and type, the seed). A changed document gets other keys, so its
+ * records never mix with those of the old one.
+ *
+ * @example
+ * collectionKey(shape, 20301205) // 'oa:3f2a…:/categories'
+ */
+export const collectionKey = (shape: CollectionShape, seed: number): string =>
+  `oa:${hash64(
+    JSON.stringify({
+      seed,
+      item: shape.item,
+      id: [shape.idField, shape.idType, shape.idFormat ?? null],
+    }),
+  )}:${shape.path}`
