@@ -1,6 +1,6 @@
 import { ApiError } from '../http/api-error.js'
 import type { SandboxResponse } from '../http/types.js'
-import { type CollectionInput, answerCollection } from './answer-collection.js'
+import { answerCollection, type CollectionInput } from './answer-collection.js'
 import type { CollectionShape } from './compile-openapi-operations.js'
 import {
   type CollectionRecords,

@@ -5,7 +5,11 @@ import type { SandboxSettings } from '../operations/operation.js'
 import { answerCollection } from './answer-collection.js'
 import { answerSharedCollection } from './answer-shared-collection.js'
 import { checkBody, checkParameters } from './check-request.js'
-import { type CompiledOperation, compileOpenApiOperations } from './compile-openapi-operations.js'
+import {
+  type CollectionShape,
+  type CompiledOperation,
+  compileOpenApiOperations,
+} from './compile-openapi-operations.js'
 import { generateFromSchema } from './generate-from-schema.js'
 import { loadOpenApiDocument } from './load-openapi-document.js'
 import type { OpenApiDocument, OpenApiSource } from './openapi-document.js'
@@ -14,8 +18,8 @@ import {
   collectionKey,
   loadCollection,
   type OpenApiRecords,
-  seedCollection,
   type SharedCollections,
+  seedCollection,
   seedFor,
   snapshotCollection,
 } from './openapi-records.js'
@@ -38,6 +42,8 @@ export interface OpenApiOperations {
   /** The document as given, dereferenced (what `/__sandbox/openapi.json` merges in). */
   readonly document: OpenApiDocument
   readonly operations: readonly CompiledOperation[]
+  /** The collections by their key in a store (`collectionKey`: path and fingerprint). */
+  readonly collections: ReadonlyMap<string, CollectionShape>
   /**
    * Answers one request of one of `operations` (throws ApiError for a refused
    * request); a promise for a collection's operation on a shared store.
@@ -56,8 +62,11 @@ export interface OpenApiOperations {
   load(session: string, snapshot: Readonly<Record<string, CollectionSnapshot>>): void
   /** Sessions whose records were changed since their seed (what a data file keeps). */
   changed(): string[]
-  /** Called after a request changed a session's records (the data file listens). */
-  onChange: ((session: string) => void) | undefined
+  /**
+   * Called after a request changed a session's records in this process (the
+   * data file listens); a promise it returns is awaited before the answer.
+   */
+  onChange: ((session: string) => void | Promise<void>) | undefined
 }
 
 export interface CreateOpenApiOptions {
@@ -104,7 +113,9 @@ export const createOpenApiOperations = async (
     )
 
   // The collections' keys in a shared store: made once.
-  const keys = new Map([...shapes].map(([path, shape]) => [path, collectionKey(shape, options.seed)]))
+  const keys = new Map(
+    [...shapes].map(([path, shape]) => [path, collectionKey(shape, options.seed)]),
+  )
 
   // Any other operation answers the same body every time: made once, here.
   const fixed = new Map<CompiledOperation, string | null>()
@@ -142,6 +153,7 @@ export const createOpenApiOperations = async (
   const api: OpenApiOperations = {
     document,
     operations,
+    collections: new Map([...shapes].map(([path, shape]) => [keys.get(path) ?? path, shape])),
     onChange: undefined,
     records,
     answer(op, ctx) {
@@ -199,7 +211,8 @@ export const createOpenApiOperations = async (
       })
       if (WRITES.has(op.role)) {
         changed.add(ctx.session)
-        api.onChange?.(ctx.session)
+        const pending = api.onChange?.(ctx.session)
+        if (pending !== undefined) return pending.then(() => response)
       }
       return response
     },

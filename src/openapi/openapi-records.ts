@@ -62,6 +62,44 @@ export const seedCollection = (
   return { nextSeq: options.count + 1, records }
 }
 
+const UUID_SEQ = /^00000000-0000-4000-8000-([0-9a-f]{12})$/
+
+/** The sequence number an id the sandbox made stands for (idFor backwards); undefined for another id. */
+const seqOf = (id: unknown): number | undefined => {
+  if (typeof id === 'number') return Number.isSafeInteger(id) && id > 0 ? id : undefined
+  if (typeof id !== 'string') return undefined
+  const hex = UUID_SEQ.exec(id)?.[1]
+  const seq =
+    hex === undefined ? (/^[1-9][0-9]{0,15}$/.test(id) ? Number(id) : 0) : parseInt(hex, 16)
+  return Number.isSafeInteger(seq) && seq > 0 ? seq : undefined
+}
+
+/**
+ * What is wrong with a collection's snapshot read from a file, in a few
+ * words per record (`records.3 name must be string`); empty when it can be
+ * loaded: objects with their id, ids unique, valid against the record schema.
+ */
+export const checkCollection = (shape: CollectionShape, snapshot: CollectionSnapshot): string[] => {
+  const problems: string[] = []
+  const seen = new Set<string>()
+  snapshot.records.forEach((record, index) => {
+    const id = Object.hasOwn(record, shape.idField) ? record[shape.idField] : undefined
+    if (id === undefined) problems.push(`records.${index} has no ${shape.idField}`)
+    else if (seen.has(String(id)))
+      problems.push(`records.${index} has a duplicate ${shape.idField}`)
+    seen.add(String(id))
+    const result = shape.check(record)
+    if (result !== true)
+      problems.push(
+        `records.${index} is not valid against the record schema of ${shape.path} (${result
+          .slice(0, 2)
+          .map((e) => `${e.instancePath || '(record)'} ${e.message ?? 'is invalid'}`)
+          .join('; ')})`,
+      )
+  })
+  return problems
+}
+
 /** A snapshot loaded as live records (copies: the snapshot stays as it is). */
 export const loadCollection = (
   shape: CollectionShape,
@@ -72,7 +110,9 @@ export const loadCollection = (
   let highest = 0
   for (const record of snapshot.records) {
     const id = Object.hasOwn(record, shape.idField) ? record[shape.idField] : undefined
-    seq = typeof id === 'number' && Number.isSafeInteger(id) && id > seq ? id : seq + 1
+    // The place the id stands for while records stay in order; else the next one.
+    const given = seqOf(id)
+    seq = given !== undefined && given > seq ? given : seq + 1
     highest = Math.max(highest, seq)
     byId.set(String(id), { seq, value: structuredClone(record) })
   }

@@ -8,6 +8,7 @@ import {
   DEFAULT_JOURNAL_MAX_BYTES,
   DEFAULT_JOURNAL_MAX_ENTRIES,
 } from '../../journal/journal-budget.js'
+import type { SharedCollections } from '../../openapi/openapi-records.js'
 import {
   type RateLimitOptions,
   resolveRateLimitOptions,
@@ -20,7 +21,6 @@ import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TTL_MS } from '../memory-state.js
 import type { SandboxEvents } from '../sandbox-events.js'
 import { DEFAULT_SESSION, type SandboxState } from '../sandbox-state.js'
 import type { CachedPets } from './cached-pets.js'
-import type { SharedCollections } from '../../openapi/openapi-records.js'
 import { createRedisCollections } from './redis-collections.js'
 import { openRedisConnection, redactUrl } from './redis-connection.js'
 import { createRedisJournal } from './redis-journal.js'

@@ -46,7 +46,10 @@ export const defineOpenApiRecordsSuite = (instances: () => TwoInstances): void =
     it('a category created on one instance is read, listed and paged on the other', async () => {
       const { a, b } = instances()
       await reset(a)
-      const created = await send(a, '/v1/categories', { method: 'POST', body: { name: 'Reptiles' } })
+      const created = await send(a, '/v1/categories', {
+        method: 'POST',
+        body: { name: 'Reptiles' },
+      })
       expect(created.status).toBe(201)
       expect(created.json.id).toBe(11)
       const read = await send(b, '/v1/categories/11')
@@ -80,15 +83,23 @@ export const defineOpenApiRecordsSuite = (instances: () => TwoInstances): void =
       expect((await send(b, '/v1/categories/4')).status).toBe(200)
       expect((await send(b, '/v1/categories/11')).status).toBe(404)
       // The counter starts after the seed again.
-      expect((await send(b, '/v1/categories', { method: 'POST', body: { name: 'Birds' } })).json.id).toBe(11)
+      expect(
+        (await send(b, '/v1/categories', { method: 'POST', body: { name: 'Birds' } })).json.id,
+      ).toBe(11)
     })
 
     it('keeps each session’s records apart', async () => {
       const { a, b } = instances()
       await reset(a)
       await reset(a, 'alice')
-      await send(a, '/v1/categories', { method: 'POST', body: { name: 'Only Alice' }, session: 'alice' })
-      expect((await send(b, '/v1/categories/11', { session: 'alice' })).json.name).toBe('Only Alice')
+      await send(a, '/v1/categories', {
+        method: 'POST',
+        body: { name: 'Only Alice' },
+        session: 'alice',
+      })
+      expect((await send(b, '/v1/categories/11', { session: 'alice' })).json.name).toBe(
+        'Only Alice',
+      )
       expect((await send(b, '/v1/categories/11')).status).toBe(404)
       await reset(b, 'alice')
       expect((await send(a, '/v1/categories/11', { session: 'alice' })).status).toBe(404)

@@ -35,7 +35,10 @@ describe('the document’s records in Redis', () => {
   it('shares records with uuid ids (a 3.0 document) between instances', async () => {
     const a = await start({ openapi: THINGS, store: { url: redis.url, prefix: 'things:' } })
     const b = await start({ openapi: THINGS, store: { url: redis.url, prefix: 'things:' } })
-    const created = await send(a, '/v1/things', { method: 'POST', body: { label: 'ünï', color: 'red' } })
+    const created = await send(a, '/v1/things', {
+      method: 'POST',
+      body: { label: 'ünï', color: 'red' },
+    })
     expect(created.status).toBe(201)
     expect(created.json.thingId).toBe('00000000-0000-4000-8000-00000000000b')
     const read = await send(b, `/v1/things/${created.json.thingId}`)
@@ -62,7 +65,11 @@ describe('the document’s records in Redis', () => {
         await client.hset(key, '2', value)
         for (const path of ['/v1/categories/2', '/v1/categories']) {
           const answer = await send(b, path)
-          expect([answer.status, answer.json.code, answer.json.status]).toEqual([500, 'internal_error', 500])
+          expect([answer.status, answer.json.code, answer.json.status]).toEqual([
+            500,
+            'internal_error',
+            500,
+          ])
           expect(answer.json.message).toContain(reason)
         }
       }
