@@ -156,7 +156,7 @@ describe('the data file keeps the OpenAPI document’s records', () => {
       (k) => k.endsWith(':/categories'),
     )
     const { loadOpenApiDocument } = await import('../../src/openapi/load-openapi-document.js')
-    const changed = structuredClone(await loadOpenApiDocument(DOCUMENT)) as any
+    const changed = JSON.parse(JSON.stringify(await loadOpenApiDocument(DOCUMENT)))
     changed.components.schemas.Category.properties.note = { type: 'string' }
     const second = await start(path, changed)
     expect((await second.send('/v1/categories/11')).status).toBe(404)

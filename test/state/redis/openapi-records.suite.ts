@@ -13,7 +13,7 @@ export const send = async (
   origin: string,
   path: string,
   init: { method?: string; body?: unknown; session?: string } = {},
-): Promise<{ status: number; headers: Headers; json: any }> => {
+) => {
   const response = await fetch(`${origin}${path}`, {
     method: init.method ?? 'GET',
     headers: {

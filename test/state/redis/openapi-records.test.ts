@@ -86,7 +86,7 @@ describe('the document’s records in Redis', () => {
     await send(a, '/v1/categories', { method: 'POST', body: { name: 'Old document' } })
     // The same categories with another record schema: another fingerprint, other keys.
     const { loadOpenApiDocument } = await import('../../../src/openapi/load-openapi-document.js')
-    const document = structuredClone(await loadOpenApiDocument(DOCUMENT)) as any
+    const document = JSON.parse(JSON.stringify(await loadOpenApiDocument(DOCUMENT)))
     document.components.schemas.Category.properties.note = { type: 'string' }
     const changed = await start({ openapi: document })
     expect((await send(changed, '/v1/categories/11')).status).toBe(404)
