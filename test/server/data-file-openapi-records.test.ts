@@ -10,6 +10,8 @@ import { createSandboxServer, type SandboxServer } from '../../src/server/index.
 const DOCUMENT = 'examples/openapi/petstore-extras.yaml'
 const THINGS = 'test/openapi/fixtures/things-3.0.json'
 
+type Categories = { Category: { properties: Record<string, unknown> } }
+
 const dirs: string[] = []
 const servers: SandboxServer<string>[] = []
 afterEach(async () => {
@@ -102,6 +104,19 @@ describe('the data file keeps the OpenAPI document’s records', () => {
     expect((await second.send('/v1/categories/11', { session: 'bob' })).status).toBe(404)
   })
 
+  it('a dropped session leaves the file; the others stay', async () => {
+    const path = await dataFile()
+    const first = await start(path)
+    for (const session of ['carol', 'dave'])
+      await first.send('/v1/categories', { method: 'POST', session, body: { name: session } })
+    expect(Object.keys(JSON.parse(await readFile(path, 'utf8')).openapi)).toEqual(['carol', 'dave'])
+    const dropped = await fetch(`${first.url}/__sandbox/sessions/carol`, { method: 'DELETE' })
+    expect(dropped.status).toBe(204)
+    // A drop is written behind its answer (as for the pets); closing flushes the file.
+    await first.stop()
+    expect(Object.keys(JSON.parse(await readFile(path, 'utf8')).openapi)).toEqual(['dave'])
+  })
+
   it('keeps uuid ids (a 3.0 document) and loads a version 1 file without records', async () => {
     const path = await dataFile()
     await writeFile(path, '{"version":1,"nextId":1,"pets":[]}\n')
@@ -156,8 +171,10 @@ describe('the data file keeps the OpenAPI document’s records', () => {
       (k) => k.endsWith(':/categories'),
     )
     const { loadOpenApiDocument } = await import('../../src/openapi/load-openapi-document.js')
-    const changed = JSON.parse(JSON.stringify(await loadOpenApiDocument(DOCUMENT)))
-    changed.components.schemas.Category.properties.note = { type: 'string' }
+    // structuredClone keeps the dereferenced document's shared schema objects shared.
+    const changed = structuredClone(await loadOpenApiDocument(DOCUMENT))
+    const { schemas } = (changed as unknown as { components: { schemas: Categories } }).components
+    schemas.Category.properties.note = { type: 'string' }
     const second = await start(path, changed)
     expect((await second.send('/v1/categories/11')).status).toBe(404)
     await second.send('/v1/categories', { method: 'POST', body: { name: 'New document' } })

@@ -86,8 +86,14 @@ describe('the document’s records in Redis', () => {
     await send(a, '/v1/categories', { method: 'POST', body: { name: 'Old document' } })
     // The same categories with another record schema: another fingerprint, other keys.
     const { loadOpenApiDocument } = await import('../../../src/openapi/load-openapi-document.js')
-    const document = JSON.parse(JSON.stringify(await loadOpenApiDocument(DOCUMENT)))
-    document.components.schemas.Category.properties.note = { type: 'string' }
+    // structuredClone keeps the dereferenced document's shared schema objects shared.
+    const document = structuredClone(await loadOpenApiDocument(DOCUMENT))
+    const { schemas } = (
+      document as unknown as {
+        components: { schemas: { Category: { properties: Record<string, unknown> } } }
+      }
+    ).components
+    schemas.Category.properties.note = { type: 'string' }
     const changed = await start({ openapi: document })
     expect((await send(changed, '/v1/categories/11')).status).toBe(404)
     expect((await send(a, '/v1/categories/11')).json.name).toBe('Old document')
