@@ -172,7 +172,10 @@ describe('the data file keeps the OpenAPI document’s records', () => {
     )
     const { loadOpenApiDocument } = await import('../../src/openapi/load-openapi-document.js')
     // structuredClone keeps the dereferenced document's shared schema objects shared.
-    const changed = structuredClone(await loadOpenApiDocument(DOCUMENT))
+    const changed = structuredClone(await loadOpenApiDocument(DOCUMENT)) as unknown as Record<
+      string,
+      unknown
+    >
     const { schemas } = (changed as unknown as { components: { schemas: Categories } }).components
     schemas.Category.properties.note = { type: 'string' }
     const second = await start(path, changed)

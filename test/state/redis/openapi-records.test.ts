@@ -87,7 +87,10 @@ describe('the document’s records in Redis', () => {
     // The same categories with another record schema: another fingerprint, other keys.
     const { loadOpenApiDocument } = await import('../../../src/openapi/load-openapi-document.js')
     // structuredClone keeps the dereferenced document's shared schema objects shared.
-    const document = structuredClone(await loadOpenApiDocument(DOCUMENT))
+    const document = structuredClone(await loadOpenApiDocument(DOCUMENT)) as unknown as Record<
+      string,
+      unknown
+    >
     const { schemas } = (
       document as unknown as {
         components: { schemas: { Category: { properties: Record<string, unknown> } } }
