@@ -43,7 +43,8 @@ Options:
       --timeline FILE    sticky timeline at start and after reset (JSON: [{"scenario","forMs"}, ...])
       --key NAME=PLAN    add a key (repeatable); NAME=enterprise:PER_MIN:PER_DAY for custom limits;
                          NAME=PLAN:SCENARIO for a key whose requests get that scenario
-      --data FILE        keep the pets in FILE (created when absent; written on every change)
+      --data FILE        keep the pets (and --openapi's records) in FILE (created when
+                         absent; written on every change)
       --openapi FILE     add the operations of an OpenAPI 3.0/3.1 document (YAML or JSON),
                          its paths below the base path (docs/your-endpoints.md)
       --admin-token T    open the control API to callers sending "Authorization: Bearer T"

@@ -9,15 +9,22 @@ import {
   type DocumentAnswer,
   sandboxStatuses,
 } from './check-document-answer.js'
+import { answerSharedCollection } from './answer-shared-collection.js'
 import { checkBody, checkParameters } from './check-request.js'
-import { type CompiledOperation, compileOpenApiOperations } from './compile-openapi-operations.js'
+import {
+  type CollectionShape,
+  type CompiledOperation,
+  compileOpenApiOperations,
+} from './compile-openapi-operations.js'
 import { generateFromSchema } from './generate-from-schema.js'
 import { loadOpenApiDocument } from './load-openapi-document.js'
 import type { OpenApiDocument, OpenApiSource } from './openapi-document.js'
 import {
   type CollectionSnapshot,
+  collectionKey,
   loadCollection,
   type OpenApiRecords,
+  type SharedCollections,
   seedCollection,
   seedFor,
   snapshotCollection,
@@ -41,8 +48,16 @@ export interface OpenApiOperations {
   /** The document as given, dereferenced (what `/__sandbox/openapi.json` merges in). */
   readonly document: OpenApiDocument
   readonly operations: readonly CompiledOperation[]
-  /** Answers one request of one of `operations` (throws ApiError for a refused request). */
-  answer(operation: CompiledOperation, ctx: OpenApiRequestContext): SandboxResponse
+  /** The collections by their key in a store (`collectionKey`: path and fingerprint). */
+  readonly collections: ReadonlyMap<string, CollectionShape>
+  /**
+   * Answers one request of one of `operations` (throws ApiError for a refused
+   * request); a promise for a collection's operation on a shared store.
+   */
+  answer(
+    operation: CompiledOperation,
+    ctx: OpenApiRequestContext,
+  ): SandboxResponse | Promise<SandboxResponse>
   /** Checks an answer of one of `operations` against the document (upstream mode, `verify`). */
   checkAnswer(operation: CompiledOperation, answer: DocumentAnswer): Violation[]
   /** The statuses the sandbox itself answers one of `operations` with. */
@@ -57,14 +72,22 @@ export interface OpenApiOperations {
   load(session: string, snapshot: Readonly<Record<string, CollectionSnapshot>>): void
   /** Sessions whose records were changed since their seed (what a data file keeps). */
   changed(): string[]
-  /** Called after a request changed a session's records (the data file listens). */
-  onChange: ((session: string) => void) | undefined
+  /**
+   * Called after a request changed a session's records in this process (the
+   * data file listens); a promise it returns is awaited before the answer.
+   */
+  onChange: ((session: string) => void | Promise<void>) | undefined
 }
 
 export interface CreateOpenApiOptions {
   source: OpenApiSource
   basePath: string
   seed: number
+  /**
+   * Where the records live when instances share a store (Redis); the
+   * in-process Map otherwise (what `records`, `snapshot` and `load` read).
+   */
+  shared?: SharedCollections | undefined
 }
 
 const WRITES = new Set(['create', 'replace', 'update', 'delete'])
@@ -98,6 +121,11 @@ export const createOpenApiOperations = async (
       shape.path,
       seedCollection(faker, shape, { seed: options.seed, count: RECORDS_PER_COLLECTION }),
     )
+
+  // The collections' keys in a shared store: made once.
+  const keys = new Map(
+    [...shapes].map(([path, shape]) => [path, collectionKey(shape, options.seed)]),
+  )
 
   // Any other operation answers the same body every time: made once, here.
   const fixed = new Map<CompiledOperation, string | null>()
@@ -135,6 +163,7 @@ export const createOpenApiOperations = async (
   const api: OpenApiOperations = {
     document,
     operations,
+    collections: new Map([...shapes].map(([path, shape]) => [keys.get(path) ?? path, shape])),
     onChange: undefined,
     records,
     checkAnswer: checkDocumentAnswer,
@@ -156,6 +185,27 @@ export const createOpenApiOperations = async (
               body: text,
             }
       }
+      const { shared } = options
+      if (shared !== undefined) {
+        const seededRecords = seeded.get(op.collection.path)
+        if (seededRecords === undefined)
+          throw new Error(`Failed to find the collection ${op.collection.path}.`)
+        return answerSharedCollection({
+          operation: op,
+          shape: op.collection,
+          values,
+          body,
+          query: ctx.url.searchParams,
+          base: `${ctx.url.origin}${ctx.settings.basePath}`,
+          fidelity: ctx.settings.fidelity,
+          faker,
+          seed: options.seed,
+          shared,
+          session: ctx.session,
+          key: keys.get(op.collection.path) ?? collectionKey(op.collection, options.seed),
+          seeded: seededRecords,
+        })
+      }
       const collection = records(ctx.session).get(op.collection.path)
       if (collection === undefined)
         throw new Error(`Failed to find the collection ${op.collection.path}.`)
@@ -173,7 +223,8 @@ export const createOpenApiOperations = async (
       })
       if (WRITES.has(op.role)) {
         changed.add(ctx.session)
-        api.onChange?.(ctx.session)
+        const pending = api.onChange?.(ctx.session)
+        if (pending !== undefined) return pending.then(() => response)
       }
       return response
     },

@@ -62,6 +62,44 @@ export const seedCollection = (
   return { nextSeq: options.count + 1, records }
 }
 
+const UUID_SEQ = /^00000000-0000-4000-8000-([0-9a-f]{12})$/
+
+/** The sequence number an id the sandbox made stands for (idFor backwards); undefined for another id. */
+const seqOf = (id: unknown): number | undefined => {
+  if (typeof id === 'number') return Number.isSafeInteger(id) && id > 0 ? id : undefined
+  if (typeof id !== 'string') return undefined
+  const hex = UUID_SEQ.exec(id)?.[1]
+  const seq =
+    hex === undefined ? (/^[1-9][0-9]{0,15}$/.test(id) ? Number(id) : 0) : parseInt(hex, 16)
+  return Number.isSafeInteger(seq) && seq > 0 ? seq : undefined
+}
+
+/**
+ * What is wrong with a collection's snapshot read from a file, in a few
+ * words per record (`records.3 name must be string`); empty when it can be
+ * loaded: objects with their id, ids unique, valid against the record schema.
+ */
+export const checkCollection = (shape: CollectionShape, snapshot: CollectionSnapshot): string[] => {
+  const problems: string[] = []
+  const seen = new Set<string>()
+  snapshot.records.forEach((record, index) => {
+    const id = Object.hasOwn(record, shape.idField) ? record[shape.idField] : undefined
+    if (id === undefined) problems.push(`records.${index} has no ${shape.idField}`)
+    else if (seen.has(String(id)))
+      problems.push(`records.${index} has a duplicate ${shape.idField}`)
+    seen.add(String(id))
+    const result = shape.check(record)
+    if (result !== true)
+      problems.push(
+        `records.${index} is not valid against the record schema of ${shape.path} (${result
+          .slice(0, 2)
+          .map((e) => `${e.instancePath || '(record)'} ${e.message ?? 'is invalid'}`)
+          .join('; ')})`,
+      )
+  })
+  return problems
+}
+
 /** A snapshot loaded as live records (copies: the snapshot stays as it is). */
 export const loadCollection = (
   shape: CollectionShape,
@@ -72,7 +110,9 @@ export const loadCollection = (
   let highest = 0
   for (const record of snapshot.records) {
     const id = Object.hasOwn(record, shape.idField) ? record[shape.idField] : undefined
-    seq = typeof id === 'number' && Number.isSafeInteger(id) && id > seq ? id : seq + 1
+    // The place the id stands for while records stay in order; else the next one.
+    const given = seqOf(id)
+    seq = given !== undefined && given > seq ? given : seq + 1
     highest = Math.max(highest, seq)
     byId.set(String(id), { seq, value: structuredClone(record) })
   }
@@ -84,3 +124,56 @@ export const snapshotCollection = (records: CollectionRecords): CollectionSnapsh
   nextSeq: records.nextSeq,
   records: [...records.byId.values()].map((r) => r.value),
 })
+
+/**
+ * A change a session made to a collection over its seed, as a shared store
+ * keeps it: the record at its place, or null for a deleted one.
+ */
+export type RecordChange = StoredRecord | null
+
+/**
+ * Where the document's records live when instances share a store (Redis):
+ * per session and collection key, the changes over the seeded records and
+ * the sequence counter. Seeded records are computed in each instance.
+ */
+export interface SharedCollections {
+  /** A session's changes to one collection and its next sequence number (undefined: none yet). */
+  read(
+    session: string,
+    key: string,
+  ): Promise<{ nextSeq: number | undefined; changes: Map<string, RecordChange> }>
+  /** The next sequence number of a collection, taken atomically (starting after `seededNext - 1`). */
+  take(session: string, key: string, seededNext: number): Promise<number>
+  /** Stores one record's change (a created, replaced, patched or deleted record). */
+  write(session: string, key: string, id: string, change: RecordChange): Promise<void>
+}
+
+/** A hash of text as 16 hex digits (two 32-bit FNV-1a passes): a fingerprint, not a secret. */
+const hash64 = (text: string): string => {
+  let a = 0x811c9dc5
+  let b = 0x01000193 ^ 0x5bd1e995
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i)
+    a = Math.imul(a ^ c, 16_777_619) >>> 0
+    b = Math.imul(b ^ c, 2_246_822_519) >>> 0
+  }
+  return a.toString(16).padStart(8, '0') + b.toString(16).padStart(8, '0')
+}
+
+/**
+ * The key a collection's records are kept under in a shared store: its path
+ * and a fingerprint of what its records depend on (the record schema, the id
+ * field and type, the seed). A changed document gets other keys, so its
+ * records never mix with those of the old one.
+ *
+ * @example
+ * collectionKey(shape, 20301205) // 'oa:3f2a…:/categories'
+ */
+export const collectionKey = (shape: CollectionShape, seed: number): string =>
+  `oa:${hash64(
+    JSON.stringify({
+      seed,
+      item: shape.item,
+      id: [shape.idField, shape.idType, shape.idFormat ?? null],
+    }),
+  )}:${shape.path}`

@@ -255,11 +255,7 @@ export const createSandboxCore = <const S extends string = never>(
   }
 
   // Operations from an OpenAPI document (contract §20): its code is imported only with the option.
-  // Their records live in this process: with a shared store, instances would disagree, so it is refused.
-  if (options.openapi !== undefined && options.store !== undefined)
-    throw new TypeError(
-      'Failed to create the sandbox: the openapi option cannot be combined with a shared store yet (the document’s records are kept in this process, not in Redis). Drop openapi or store.',
-    )
+  // On a shared store their records live there too (decision 0049).
   let observed = false
   const openapi =
     options.openapi === undefined
@@ -267,6 +263,7 @@ export const createSandboxCore = <const S extends string = never>(
       : openOpenApi({
           source: options.openapi,
           seed: options.seed,
+          shared: shared?.collections,
           ctx,
           added: added.operations ?? [],
           onSessionEnd(listener) {

@@ -3,6 +3,7 @@ import { DEFAULT_SEED } from '../db/seed-pets.js'
 import type { CompiledOperation } from '../openapi/compile-openapi-operations.js'
 import type { OpenApiOperations } from '../openapi/create-openapi-operations.js'
 import type { OpenApiSource } from '../openapi/openapi-document.js'
+import type { SharedCollections } from '../openapi/openapi-records.js'
 import type { Operation } from '../operations/operation.js'
 import { createRouteTable } from '../operations/route-table.js'
 import type { PipelineContext } from '../pipeline/pipeline-context.js'
@@ -10,6 +11,8 @@ import type { PipelineContext } from '../pipeline/pipeline-context.js'
 export interface OpenOpenApiInput {
   source: OpenApiSource
   seed: number | undefined
+  /** The shared store's records (the `store` option); the process keeps them otherwise. */
+  shared: SharedCollections | undefined
   ctx: PipelineContext
   /** The operations the runtime added (own handlers): the document's come after them. */
   added: readonly Operation[]
@@ -49,6 +52,7 @@ export const openOpenApi = (input: OpenOpenApiInput): Promise<OpenApiOperations>
       source: input.source,
       basePath: ctx.settings.basePath,
       seed: input.seed ?? DEFAULT_SEED,
+      shared: input.shared,
     })
     const operations = api.operations.map((op) => toOperation(api, op))
     ctx.routes = createRouteTable(

@@ -1,6 +1,7 @@
 import type { ApiKeyInfo } from '../auth/key-registry.js'
 import type { PetRecords } from '../db/pet-records.js'
 import { ApiError } from '../http/api-error.js'
+import type { SharedCollections } from '../openapi/openapi-records.js'
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import type { StickyTimeline, Timeline } from '../scenarios/timeline.js'
 import { createEmitter, type Emitter } from './emitter.js'
@@ -32,6 +33,8 @@ export interface SharedState extends SandboxState {
   close(): Promise<void>
   /** This instance's last known view of a session, without a round trip (for synchronous displays). */
   peek(id: string): LastKnownSession | undefined
+  /** The OpenAPI document's records (the `openapi` option), kept per session in the store. */
+  readonly collections: SharedCollections
 }
 
 /** What an instance last saw of a session; it may be behind other instances. */
@@ -143,7 +146,7 @@ const unavailable = (): ApiError =>
 export const openSharedState = (store: StoreOption, options: SharedStateOptions): SharedState => {
   const { url, prefix, timeoutMs } = parseStoreOption(store)
   const events: Emitter<SandboxEvents> = createEmitter<SandboxEvents>()
-  let real: (SandboxState & Pick<SharedState, 'peek'>) | undefined
+  let real: (SandboxState & Pick<SharedState, 'peek' | 'collections'>) | undefined
   let close: () => Promise<void> = async () => {}
   const loading = import('./redis/create-redis-state.js').then(async ({ createRedisState }) => {
     const state = await createRedisState({
@@ -165,6 +168,10 @@ export const openSharedState = (store: StoreOption, options: SharedStateOptions)
     })
     return real as unknown as SandboxState
   }
+  const loaded = async (): Promise<NonNullable<typeof real>> => {
+    await get()
+    return real as NonNullable<typeof real>
+  }
   return {
     events,
     ready: loading,
@@ -183,5 +190,11 @@ export const openSharedState = (store: StoreOption, options: SharedStateOptions)
       await close()
     },
     peek: (id) => real?.peek(id),
+    collections: {
+      read: async (session, key) => (await loaded()).collections.read(session, key),
+      take: async (session, key, next) => (await loaded()).collections.take(session, key, next),
+      write: async (session, key, id, change) =>
+        (await loaded()).collections.write(session, key, id, change),
+    },
   }
 }

@@ -53,6 +53,8 @@ const call = (
       settings,
       session: input.session ?? 'default',
     })
+    // In memory (no shared store) every answer is synchronous.
+    if (response instanceof Promise) throw new Error('an in-memory answer was a promise')
     return {
       ...response,
       json: response.body === null ? undefined : JSON.parse(String(response.body)),

@@ -3,6 +3,7 @@ import type { PetStoreSnapshot } from '../../db/pet-store.js'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { DEFAULT_SESSION } from '../../state/sandbox-state.js'
 import { createDataFileWriter } from './create-data-file-writer.js'
+import { keepOpenApiRecords } from './keep-openapi-records.js'
 import { DataFileError, readDataFile } from './read-data-file.js'
 import { removeStrayTempFiles } from './remove-stray-temp-files.js'
 
@@ -49,13 +50,19 @@ export const attachDataFile = async (
       kept.add(id)
     }
   }
+  // The OpenAPI document's records (the `openapi` option): loaded and kept with the pets.
+  const records = keepOpenApiRecords(
+    sandbox.openapi === undefined ? undefined : await sandbox.openapi,
+    snapshot?.openapi,
+    path,
+  )
   const writer = createDataFileWriter(path, () => {
     const sessions = new Map<string, PetStoreSnapshot>()
     for (const id of kept) {
       const pets = sandbox.sessions.pets(id)
       if (pets !== undefined) sessions.set(id, pets.snapshot())
     }
-    return { ...sandbox.db.pets.snapshot(), sessions }
+    return { ...sandbox.db.pets.snapshot(), sessions, openapi: records.snapshot() }
   })
   if (snapshot === undefined) {
     try {
@@ -74,18 +81,24 @@ export const attachDataFile = async (
       return writer.write()
     }),
     sandbox.events.on('reset', (event) => {
+      const hadRecords = records.end(event.session)
       if (event.session === DEFAULT_SESSION) return writer.write()
-      return kept.delete(event.session) ? writer.write() : undefined
+      return kept.delete(event.session) || hadRecords ? writer.write() : undefined
     }),
-    sandbox.events.on('session', (event) =>
-      event.type === 'drop' && kept.delete(event.session) ? writer.write() : undefined,
-    ),
+    sandbox.events.on('session', (event) => {
+      if (event.type !== 'drop') return undefined
+      const hadRecords = records.end(event.session)
+      return kept.delete(event.session) || hadRecords ? writer.write() : undefined
+    }),
   ]
+  const openapi = sandbox.openapi === undefined ? undefined : await sandbox.openapi
+  if (openapi !== undefined) openapi.onChange = () => writer.write()
   return {
     loaded: snapshot !== undefined,
     flush: () => writer.flush(),
     detach: () => {
       for (const unsubscribe of off) unsubscribe()
+      if (openapi !== undefined) openapi.onChange = undefined
     },
   }
 }

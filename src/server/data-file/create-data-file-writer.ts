@@ -1,6 +1,6 @@
 import { createTextFileWriter, type TextFileWriter } from '../../files/create-text-file-writer.js'
 import type { DataFile } from './data-file-schema.js'
-import type { DataFileSnapshot } from './read-data-file.js'
+import type { DataFileSnapshot, OpenApiFileRecords } from './read-data-file.js'
 
 /** Writes a store's snapshot to its data file, one write at a time. */
 export type DataFileWriter = TextFileWriter
@@ -8,18 +8,38 @@ export type DataFileWriter = TextFileWriter
 const formatPets = (pets: DataFile['pets']): string =>
   `[\n${pets.map((p) => JSON.stringify(p)).join(',\n')}\n]`
 
-/** Version 1 while only the default session has pets to keep; version 2 adds `sessions`. */
+/** The document's records: one record per line, as the pets. */
+const formatOpenApi = (records: OpenApiFileRecords): string =>
+  [...records]
+    .map(
+      ([session, collections]) =>
+        `${JSON.stringify(session)}:{${[...collections]
+          .map(
+            ([key, c]) =>
+              `\n${JSON.stringify(key)}:{"nextSeq":${c.nextSeq},"records":[\n${c.records.map((r) => JSON.stringify(r)).join(',\n')}\n]}`,
+          )
+          .join(',')}\n}`,
+    )
+    .join(',\n')
+
+/**
+ * Version 1 while only the default session has pets to keep; version 2 adds
+ * `sessions`; version 3 adds `openapi` (the document's changed records).
+ */
 const formatDataFile = (file: DataFileSnapshot): string => {
   const sessions = [...(file.sessions ?? [])]
-  const head = `{"version":${sessions.length === 0 ? 1 : 2},"nextId":${file.nextId},"pets":${formatPets(file.pets)}`
-  if (sessions.length === 0) return `${head}}\n`
+  const openapi = file.openapi ?? new Map()
+  const version = openapi.size > 0 ? 3 : sessions.length > 0 ? 2 : 1
+  const head = `{"version":${version},"nextId":${file.nextId},"pets":${formatPets(file.pets)}`
   const body = sessions
     .map(
       ([id, store]) =>
         `${JSON.stringify(id)}:{"nextId":${store.nextId},"pets":${formatPets(store.pets)}}`,
     )
     .join(',\n')
-  return `${head},"sessions":{\n${body}\n}}\n`
+  return `${head}${sessions.length === 0 ? '' : `,"sessions":{\n${body}\n}`}${
+    openapi.size === 0 ? '' : `,"openapi":{\n${formatOpenApi(openapi)}\n}`
+  }}\n`
 }
 
 /**

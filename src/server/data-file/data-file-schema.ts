@@ -36,9 +36,14 @@ const buildDataFileSchema = (nameMaxLength: number) => {
   const PetsSchema = z.array(z.extend(PetSchema, { name: createPetNameSchema(nameMaxLength) }))
   /** One session's pets: the PetStore snapshot. */
   const StoreSchema = z.object({ nextId: NextIdSchema, pets: PetsSchema }).check(checkIds)
+  /** One collection of the OpenAPI document: its records as JSON objects (checked against the document at start). */
+  const CollectionSchema = z.object({
+    nextSeq: NextIdSchema,
+    records: z.array(z.record(z.string(), z.unknown())),
+  })
   return z
     .object({
-      version: z.union([z.literal(1), z.literal(2)]),
+      version: z.union([z.literal(1), z.literal(2), z.literal(3)]),
       nextId: NextIdSchema,
       pets: PetsSchema,
       // A Map: every session id the API accepts (`__proto__` too) loads back (issue 24).
@@ -46,6 +51,20 @@ const buildDataFileSchema = (nameMaxLength: number) => {
         ownRecord(z.string().check(z.regex(SESSION_ID, 'must be a session id')), StoreSchema, {
           error: 'must be an object of session ids to pets',
         }),
+      ),
+      // Version 3: the OpenAPI document's records, by session, then by collection key (decision 0049).
+      openapi: z.optional(
+        ownRecord(
+          z.string().check(z.regex(SESSION_ID, 'must be a session id')),
+          ownRecord(
+            z.string().check(z.regex(/^oa:[0-9a-f]{16}:\//, 'must be a collection key')),
+            CollectionSchema,
+            {
+              error: 'must be an object of collection keys to records',
+            },
+          ),
+          { error: 'must be an object of session ids to collections' },
+        ),
       ),
     })
     .check(checkIds)
@@ -56,8 +75,9 @@ const schemas = new Map<number, ReturnType<typeof buildDataFileSchema>>()
 /**
  * The schema of a data file (`--data FILE`): the default session's PetStore
  * snapshot with a format version and, in version 2, the pets of every other
- * session that has changed them (`sessions`, by id). Version 1 files (default
- * only) still load. Names follow the sandbox's `nameMaxLength` (default 100);
+ * session that has changed them (`sessions`, by id), and in version 3 the
+ * records of the `openapi` document's collections (`openapi`, by session id,
+ * then by collection key). Version 1 and 2 files still load. Names follow the sandbox's `nameMaxLength` (default 100);
  * built once per limit.
  *
  * @example

@@ -3,9 +3,19 @@ import type { PetStoreSnapshot } from '../../db/pet-store.js'
 import { describeIssue, OWN_WORDS } from '../../http/describe-issue.js'
 import { dataFileSchema } from './data-file-schema.js'
 
-/** What a data file holds: the default session's pets, and other sessions' pets by id. */
+/** One collection of an OpenAPI document as a data file keeps it. */
+export interface CollectionFileSnapshot {
+  nextSeq: number
+  records: Record<string, unknown>[]
+}
+
+/** By session id, then by collection key (`oa:<fingerprint>:<path>`). */
+export type OpenApiFileRecords = ReadonlyMap<string, ReadonlyMap<string, CollectionFileSnapshot>>
+
+/** What a data file holds: the default session's pets, other sessions' pets by id, the document's records. */
 export type DataFileSnapshot = PetStoreSnapshot & {
   sessions?: ReadonlyMap<string, PetStoreSnapshot> | undefined
+  openapi?: OpenApiFileRecords | undefined
 }
 
 /** A data file that cannot be used. The file is left as it is. */
@@ -70,6 +80,11 @@ export const readDataFile = async (
       `Failed to load the data file ${path}: it is not a petstore-sandbox data file (${problems}). Fix or move the file; it was left untouched.`,
     )
   }
-  const { nextId, pets, sessions } = parsed.data
-  return sessions === undefined ? { nextId, pets } : { nextId, pets, sessions }
+  const { nextId, pets, sessions, openapi } = parsed.data
+  return {
+    nextId,
+    pets,
+    ...(sessions === undefined ? {} : { sessions }),
+    ...(openapi === undefined ? {} : { openapi }),
+  }
 }

@@ -8,6 +8,7 @@ import {
   DEFAULT_JOURNAL_MAX_BYTES,
   DEFAULT_JOURNAL_MAX_ENTRIES,
 } from '../../journal/journal-budget.js'
+import type { SharedCollections } from '../../openapi/openapi-records.js'
 import {
   type RateLimitOptions,
   resolveRateLimitOptions,
@@ -20,6 +21,7 @@ import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TTL_MS } from '../memory-state.js
 import type { SandboxEvents } from '../sandbox-events.js'
 import { DEFAULT_SESSION, type SandboxState } from '../sandbox-state.js'
 import type { CachedPets } from './cached-pets.js'
+import { createRedisCollections } from './redis-collections.js'
 import { openRedisConnection, redactUrl } from './redis-connection.js'
 import { createRedisJournal } from './redis-journal.js'
 import { createRedisPets } from './redis-pets.js'
@@ -66,6 +68,8 @@ export interface RedisState extends SandboxState {
   close(): Promise<void>
   /** This instance's last known view of a session (no round trip; may be behind other instances). */
   peek(id: string): LastKnown | undefined
+  /** The OpenAPI document's records (the `openapi` option), per session. */
+  readonly collections: SharedCollections
 }
 
 /** What an instance last saw of a session: for synchronous displays (the dashboard), never for decisions. */
@@ -169,6 +173,7 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
     listSessions: () => sessions.list(),
     dropSession: (id) => sessions.drop(id),
     close: () => connection.close(),
+    collections: createRedisCollections(ctx),
     peek(id) {
       const entry = sessions.cached(id)
       if (entry === undefined) return undefined

@@ -52,4 +52,30 @@ describe('petstore-sandbox --store', () => {
     expect(await first.exited).toBe(0)
     expect(await second.exited).toBe(0)
   })
+
+  it('two processes started with --openapi and --store share the document’s records', async () => {
+    const args = ['--port', '0', '--quiet', '--store', redis.url, '--store-prefix', 'cli-openapi:']
+    const document = ['--openapi', 'examples/openapi/petstore-extras.yaml']
+    const first = spawnCli([...args, ...document])
+    const second = spawnCli([...args, ...document])
+    const [a, b] = await Promise.all([serverOrigin(first), serverOrigin(second)])
+    const created = await fetch(`${a}/v1/categories`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer sandbox-pro', 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'From the CLI' }),
+    })
+    expect(created.status).toBe(201)
+    const { id } = (await created.json()) as { id: number }
+    const fetched = await fetch(`${b}/v1/categories/${id}`, {
+      headers: { authorization: 'Bearer sandbox-pro' },
+    })
+    expect([fetched.status, ((await fetched.json()) as { name: string }).name]).toEqual([
+      200,
+      'From the CLI',
+    ])
+    first.child.kill('SIGTERM')
+    second.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+    expect(await second.exited).toBe(0)
+  })
 })
