@@ -4,12 +4,12 @@ import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { SandboxSettings } from '../operations/operation.js'
 import type { Violation } from '../validation/answer-rules.js'
 import { answerCollection } from './answer-collection.js'
+import { answerSharedCollection } from './answer-shared-collection.js'
 import {
   checkDocumentAnswer,
   type DocumentAnswer,
   sandboxStatuses,
 } from './check-document-answer.js'
-import { answerSharedCollection } from './answer-shared-collection.js'
 import { checkBody, checkParameters } from './check-request.js'
 import {
   type CollectionShape,
