@@ -132,9 +132,7 @@ const toEntry = (har: HarInput, maxBodyChars: number): JournalEntry => {
   const failed = har.response.status === 0
   const responseHeaders = headersOf(har.response.headers)
   const responseText =
-    failed || har.response.content === undefined
-      ? null
-      : textOf(har.response.content, maxBodyChars)
+    failed || har.response.content === undefined ? null : textOf(har.response.content, maxBodyChars)
   const responseBody = responseText === null ? null : responseText.body
   const status = failed ? null : har.response.status
   const bearer = /^bearer\s+(\S+)$/i.exec(requestHeaders.authorization ?? '')?.[1]
@@ -245,7 +243,10 @@ export const notHar = (
  * Numbers entries a foreign recorder wrote without the sandbox's `seq`: 1, 2, 3…
  * within each session, in the file's order (the sandbox's own `seq` is kept).
  */
-export const createHarNumbering = (): ((entry: JournalEntry, seq: number | undefined) => JournalEntry) => {
+export const createHarNumbering = (): ((
+  entry: JournalEntry,
+  seq: number | undefined,
+) => JournalEntry) => {
   const counts = new Map<string, number>()
   return (entry, seq) => {
     const count = (counts.get(entry.session) ?? 0) + 1

@@ -1,5 +1,5 @@
 // Loaded on demand: only `report --from` and `pact --from` read a HAR.
-import { TokenParser, Tokenizer, TokenType } from '@streamparser/json'
+import { Tokenizer, TokenParser, TokenType } from '@streamparser/json'
 import type { JournalEntry } from '../journal/journal.js'
 import { createHarNumbering, journalEntryOfHar, notHar } from './entries-from-har.js'
 
@@ -80,7 +80,10 @@ const createFrameWatch = () => {
 }
 
 const expected = (where: string, kind: Kind | undefined, wanted: string): TypeError =>
-  notHar({ path: where === '' ? [] : where.split('.'), message: `expected ${wanted}, received ${kind ?? 'nothing'}` })
+  notHar({
+    path: where === '' ? [] : where.split('.'),
+    message: `expected ${wanted}, received ${kind ?? 'nothing'}`,
+  })
 
 /**
  * A HAR read as a stream (issue 31 item 7): the entries of `log.entries` are

@@ -55,7 +55,6 @@ export const createReportCollector = (): ReportCollector => {
       if (list === undefined) sessions.set(intern(entry.session), [compact])
       else list.push(compact)
     },
-    reports: () =>
-      [...sessions].map(([session, requests]) => judgeRequests(requests, { session })),
+    reports: () => [...sessions].map(([session, requests]) => judgeRequests(requests, { session })),
   }
 }
