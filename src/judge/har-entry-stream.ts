@@ -51,7 +51,17 @@ const createFrameWatch = () => {
     )
       seen.entries = kind
   }
+  // Below the entries (depth 4 and more, nearly every token) only the depth is counted.
+  let deep = 0
   const token = (type: TokenType, value: unknown): void => {
+    if (deep > 0 || stack.length > 3) {
+      if (type === TokenType.LEFT_BRACE || type === TokenType.LEFT_BRACKET) deep++
+      else if (type === TokenType.RIGHT_BRACE || type === TokenType.RIGHT_BRACKET) {
+        if (deep > 0) deep--
+        else stack.pop()
+      }
+      return
+    }
     const top = stack[stack.length - 1]
     if (top?.object === true && top.expectKey) {
       if (type === TokenType.STRING) {
@@ -104,7 +114,7 @@ export const createHarEntryStream = (
   options: { maxBodyChars?: number } = {},
 ): HarEntryStream => {
   const maxBodyChars = options.maxBodyChars ?? DEFAULT_HAR_BODY_CHARS
-  const tokenizer = new Tokenizer()
+  const tokenizer = new Tokenizer({ stringBufferSize: 65_536 })
   const parser = new TokenParser({ paths: ['$.log.entries.*'], keepStack: false })
   const frame = createFrameWatch()
   const numbering = createHarNumbering()
