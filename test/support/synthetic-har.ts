@@ -9,7 +9,7 @@ import { createWriteStream } from 'node:fs'
 const T0 = Date.parse('2030-06-01T00:00:00.000Z')
 const header = (name: string, value: string) => ({ name, value })
 const PET = (id: number) =>
-  `{"id":${id},"name":"Pet ${id} — Ñandú 🐾","categoryId":${id % 5},"status":"available"}`
+  `{"id":${id},"name":"Pet ${id} — Ñandú 🐾","categoryId":${(id % 5) + 1},"status":"available"}`
 
 /** The `i`-th entry of a synthetic HAR with `sessions` sessions (by `__session`). */
 export const syntheticHarEntry = (i: number, sessions = 50): Record<string, unknown> => {
