@@ -5,7 +5,7 @@
  * `report --from FILE --json` and `pact --from FILE --out FILE` in child
  * processes, and prints each one's peak RSS (the child's own `maxRSS`) as a
  * ratio to the file's size, and its time. With `old`, the whole-text reading
- * the commands did before (bench/har-reader-whole-text.ts, through tsx) is
+ * the commands did before (bench/har-reader-whole-text.ts, tsx as a loader) is
  * measured in the same run as the baseline.
  *
  *   npm run bench -- har-reader                 # 1,000,000 entries, the commands only
@@ -20,7 +20,6 @@ import { writeSyntheticHar } from '../test/support/synthetic-har.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const CLI = join(ROOT, 'dist/cli/petstore-sandbox.js')
-const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs')
 const OLD = join(ROOT, 'bench/har-reader-whole-text.ts')
 
 /** Runs a node child, returns its exit code, peak RSS (bytes) and wall time (ms). */
@@ -39,6 +38,7 @@ const measure = async (
   const started = performance.now()
   const child = spawn(process.execPath, ['--import', hook, ...args], {
     stdio: 'ignore',
+    cwd: ROOT,
   })
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
   const ms = performance.now() - started
@@ -61,8 +61,9 @@ export const run = async (parts?: readonly string[]): Promise<void> => {
     ]
     if (withOld)
       cases.push(
-        ['report, whole-text reading (before)', [TSX, OLD, 'report', file]],
-        ['pact, whole-text reading (before)', [TSX, OLD, 'pact', file]],
+        // tsx as a loader, not its CLI (which runs the script in a second process).
+        ['report, whole-text reading (before)', ['--import', 'tsx', OLD, 'report', file]],
+        ['pact, whole-text reading (before)', ['--import', 'tsx', OLD, 'pact', file]],
       )
     // What node itself takes, so the ratio is of what the reading added.
     const idle = (await measure(dir, ['-e', ''])).rss

@@ -5,7 +5,7 @@ import { writeFileAtomically } from '../files/write-file-atomically.js'
 import type { PactExport } from '../pact/pact-document.js'
 import { pactNameProblem } from '../pact/pact-names.js'
 import { pactOfCollected } from '../pact/pact-on-demand.js'
-import { createPactCollection, type PactCollection } from '../pact/to-pact.js'
+import { createPactCollection, type PactCollection, type PactOwners } from '../pact/to-pact.js'
 import { parseMaxBodyChars } from './parse-max-body-chars.js'
 
 /** The text of `petstore-sandbox pact --help`. */
@@ -120,15 +120,16 @@ export const runPactCommand = async (
   try {
     useEnglishZodMessages()
     // Streamed, one collection per session (a pact lists sessions one after the other):
-    // a repeated exchange keeps only its seq.
+    // an exchange keeps one interaction in all, a repeat only its seq.
     const sessions = new Map<string, PactCollection>()
+    const owners: PactOwners = new Map()
     await readHarFile(
       values.from,
       (entry) => {
         if (values.session !== undefined && entry.session !== values.session) return
         let collection = sessions.get(entry.session)
         if (collection === undefined) {
-          collection = createPactCollection()
+          collection = createPactCollection(owners, sessions.size)
           sessions.set(entry.session, collection)
         }
         collection.add(entry)

@@ -4,6 +4,12 @@ import { type Built, buildInteraction, noAnswer } from './build-interaction.js'
 import { checkAgainstOpenApi, type OpenApiDocument } from './check-against-openapi.js'
 import type { PactExport, PactInteraction, PactOptions, PactProblem } from './pact-document.js'
 
+/** An exchange in one collection: its interaction when this run holds its first sight. */
+interface Distinct {
+  built: Built | undefined
+  seqs: number[]
+}
+
 /**
  * The distinct exchanges of a run of entries, in the order each was first
  * seen, with the `seq` of every entry that repeated it, and the entries with
@@ -11,20 +17,28 @@ import type { PactExport, PactInteraction, PactOptions, PactProblem } from './pa
  */
 export interface PactCollection {
   add(entry: JournalEntry): void
-  readonly distinct: ReadonlyMap<string, { built: Built; seqs: number[] }>
+  readonly distinct: ReadonlyMap<string, Distinct>
   readonly skipped: PactExport['skipped']
 }
 
 /**
+ * Which run holds each exchange's interaction, across the runs (sessions) of
+ * one pact: the run that comes first in the pact, whichever was read first.
+ */
+export type PactOwners = Map<string, { key: string; order: number; distinct: Distinct }>
+
+/**
  * Collects entries for {@link pactOfCollections} one at a time: `pact
- * --from` keeps one collection per session while it streams a HAR.
+ * --from` keeps one collection per session while it streams a HAR, the
+ * sessions sharing `owners` (`order`: the session's place in the pact), so an
+ * exchange repeated in another session keeps one interaction in all.
  *
  * @example
  * const collection = createPactCollection()
  * for (const entry of entries) collection.add(entry)
  */
-export const createPactCollection = (): PactCollection => {
-  const distinct = new Map<string, { built: Built; seqs: number[] }>()
+export const createPactCollection = (owners: PactOwners = new Map(), order = 0): PactCollection => {
+  const distinct = new Map<string, Distinct>()
   const skipped: PactExport['skipped'] = []
   return {
     distinct,
@@ -36,9 +50,23 @@ export const createPactCollection = (): PactCollection => {
         return
       }
       const built = buildInteraction({ ...entry, status: entry.status, response: entry.response })
-      const before = distinct.get(built.key)
-      if (before === undefined) distinct.set(built.key, { built, seqs: [entry.seq] })
-      else before.seqs.push(entry.seq)
+      const mine = distinct.get(built.key)
+      if (mine !== undefined) {
+        mine.seqs.push(entry.seq)
+        return
+      }
+      const owner = owners.get(built.key)
+      if (owner !== undefined && owner.order < order) {
+        // An earlier run holds it: this run keeps the seqs only (and the key's one copy).
+        distinct.set(owner.key, { built: undefined, seqs: [entry.seq] })
+        return
+      }
+      // First sight, or first in a run that comes before the one that held it.
+      if (owner !== undefined) owner.distinct.built = undefined
+      const key = owner?.key ?? built.key
+      const first: Distinct = { built, seqs: [entry.seq] }
+      distinct.set(key, first)
+      owners.set(key, { key, order, distinct: first })
     },
   }
 }
@@ -68,6 +96,10 @@ export const pactOfCollections = (
         before.push(...repeats)
         continue
       }
+      if (built === undefined)
+        throw new Error(
+          'Failed to assemble the pact: an exchange has no interaction in the first run that holds it. Create the collections in the order they are passed, sharing one owners map.',
+        )
       const seqs = [...repeats]
       seen.set(key, seqs)
       const found = [...built.problems, ...checkAgainstOpenApi(document, built.answer)]
