@@ -161,6 +161,48 @@ describe('report --from and pact --from read the HAR as a stream', () => {
     },
   )
 
+  it('pact: an exchange read first in a later session belongs to the earlier one, as before', async () => {
+    const entry = (session: string, limit: number, client: string, status = 200) => ({
+      startedDateTime: '2030-01-01T00:00:00.000Z',
+      request: {
+        method: 'GET',
+        url: `https://api.example.test/v1/pets?limit=${limit}&__session=${session}`,
+        headers: [
+          { name: 'Authorization', value: 'Bearer sandbox-pro' },
+          { name: 'X-Client', value: client },
+        ],
+      },
+      response: {
+        status,
+        headers: [{ name: 'Content-Type', value: 'application/json' }],
+        content: { text: '[]' },
+      },
+    })
+    const text = JSON.stringify({
+      log: {
+        entries: [
+          entry('A', 1, 'a1'),
+          entry('B', 2, 'b1'),
+          entry('B', 9, 'b2', 418),
+          entry('B', 3, 'b3'),
+          entry('A', 2, 'a2'),
+          entry('C', 2, 'c1'),
+          entry('A', 9, 'a3', 418),
+          entry('A', 2, 'a4'),
+        ],
+      },
+    })
+    const { status, out, err } = await run(runPactCommand, ['--from', 'x.har'], text)
+    const before = wholeTextPact(text)
+    expect(out).toBe(`${JSON.stringify(before.pact, null, 2)}\n`)
+    // A's own headers, though B's limit=2 came first in the file.
+    expect(out).toContain('"a2"')
+    expect(out).not.toContain('"b1"')
+    expect(before.problems.map((p) => p.seqs)).toEqual([[3, 2]])
+    expect(err).toMatch(/refused {2}\S+: 418 \(#3, #2\)/)
+    expect(status).toBe(1)
+  })
+
   it('hands entries over while the file is still coming, in any chunking (UTF-8 split mid-character)', () => {
     const text = fixtures.get('synthetic') ?? ''
     const bytes = new TextEncoder().encode(text)
