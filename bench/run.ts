@@ -61,6 +61,11 @@ const BENCHMARKS: ReadonlyArray<{
     load: () => import('./hostile-upstream.js'),
   },
   {
+    key: 'har-reader',
+    name: 'report --from and pact --from a long HAR: peak RSS as a ratio to the file',
+    load: () => import('./har-reader.js'),
+  },
+  {
     key: 'redis-cluster',
     name: 'Redis Cluster vs one Redis, per request',
     load: () => import('./redis-cluster.js'),

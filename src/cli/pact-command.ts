@@ -1,15 +1,16 @@
-import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { useEnglishZodMessages } from '../contract/zod-messages.js'
+import { readHarFile } from '../files/read-har-file.js'
 import { writeFileAtomically } from '../files/write-file-atomically.js'
-import { entriesFromHAR } from '../judge/entries-from-har.js'
 import type { PactExport } from '../pact/pact-document.js'
 import { pactNameProblem } from '../pact/pact-names.js'
-import { pactOfJournal } from '../pact/pact-on-demand.js'
+import { pactOfCollected } from '../pact/pact-on-demand.js'
+import { createPactCollection, type PactCollection, type PactOwners } from '../pact/to-pact.js'
+import { parseMaxBodyChars } from './parse-max-body-chars.js'
 
 /** The text of `petstore-sandbox pact --help`. */
 export const PACT_HELP = `Usage: petstore-sandbox pact --from FILE.har [--consumer NAME] [--provider NAME]
-                             [--session ID] [--out FILE]
+                             [--session ID] [--out FILE] [--max-body-chars N]
 
 Writes a Pact file (specification v4, Synchronous/HTTP interactions) from a recording:
 the sandbox's requests.har, the upstream mode's recording, or a browser's HAR export.
@@ -23,6 +24,8 @@ Options:
       --provider NAME    the provider's name (default pet-store)
       --session ID       only this session's requests (default: every session in the file)
       --out FILE         write the pact there (default: standard output)
+      --max-body-chars N characters of each body kept while reading (default
+                         1048576); an exchange with a longer body is refused
   -h, --help             this help
 
 Exit status: 0 when every exchange made it into the pact, 1 when some were refused
@@ -72,7 +75,9 @@ export const runPactCommand = async (
   args: readonly string[],
   io: PactCommandIo,
 ): Promise<number> => {
-  let values: Partial<Record<'from' | 'consumer' | 'provider' | 'session' | 'out', string>> & {
+  let values: Partial<
+    Record<'from' | 'consumer' | 'provider' | 'session' | 'out' | 'max-body-chars', string>
+  > & {
     help?: boolean
   }
   try {
@@ -84,6 +89,7 @@ export const runPactCommand = async (
         provider: { type: 'string' },
         session: { type: 'string' },
         out: { type: 'string' },
+        'max-body-chars': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -107,30 +113,34 @@ export const runPactCommand = async (
     if (problem !== undefined) return usage(io, `Failed to read --${name}: ${problem}.`)
   }
   if (values.out === '') return usage(io, 'Failed to read --out: give a file name.')
+  const maxBodyChars = parseMaxBodyChars(values['max-body-chars'])
+  if (typeof maxBodyChars === 'string') return usage(io, maxBodyChars)
 
   let exported: PactExport
   try {
-    const text = await (io.readFile ?? ((path) => readFile(path, 'utf8')))(values.from)
-    let har: unknown
-    try {
-      har = JSON.parse(text)
-    } catch (error) {
-      throw new TypeError(
-        `Failed to read the HAR: it is not JSON (${error instanceof Error ? error.message : String(error)}).`,
-      )
-    }
     useEnglishZodMessages()
-    const sessions = entriesFromHAR(har).filter(
-      ({ session }) => values.session === undefined || session === values.session,
+    // Streamed, one collection per session (a pact lists sessions one after the other):
+    // an exchange keeps one interaction in all, a repeat only its seq.
+    const sessions = new Map<string, PactCollection>()
+    const owners: PactOwners = new Map()
+    await readHarFile(
+      values.from,
+      (entry) => {
+        if (values.session !== undefined && entry.session !== values.session) return
+        let collection = sessions.get(entry.session)
+        if (collection === undefined) {
+          collection = createPactCollection(owners, sessions.size)
+          sessions.set(entry.session, collection)
+        }
+        collection.add(entry)
+      },
+      { maxBodyChars, readFile: io.readFile },
     )
-    if (values.session !== undefined && sessions.length === 0)
+    if (values.session !== undefined && sessions.size === 0)
       throw new TypeError(
         `Failed to write a pact: the HAR holds no request of session "${values.session}".`,
       )
-    exported = pactOfJournal(
-      sessions.flatMap(({ entries }) => entries),
-      names,
-    )
+    exported = pactOfCollected([...sessions.values()], names)
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT'

@@ -1,13 +1,14 @@
-import { readFile } from 'node:fs/promises'
 import { parseArgs } from 'node:util'
 import { useEnglishZodMessages } from '../contract/zod-messages.js'
-import { entriesFromHAR } from '../judge/entries-from-har.js'
+import { readHarFile } from '../files/read-har-file.js'
 import type { ClientReport, FindingLevel } from '../judge/finding.js'
-import { reportClient } from '../judge/report-client.js'
+import { createReportCollector } from '../judge/report-collector.js'
 import { countOf } from '../verify/count-of.js'
+import { parseMaxBodyChars } from './parse-max-body-chars.js'
 
 /** The text of `petstore-sandbox report --help`. */
 export const REPORT_HELP = `Usage: petstore-sandbox report --from FILE.har [--fail-on error|warning] [--json]
+                               [--max-body-chars N]
 
 Judges the client behind a recording by the rules of the sandbox's client-behaviour
 report (retrying before Retry-After, no exponential back-off, requests while banned,
@@ -20,6 +21,8 @@ Options:
       --fail-on LEVEL    exit 1 when a finding of this level or worse is present:
                          error (default) or warning
       --json             print the reports (one per session) as JSON
+      --max-body-chars N characters of each body kept while reading (default
+                         1048576); the file is read as a stream, whatever its length
   -h, --help             this help
 
 Exit status: 0 without such a finding, 1 with one, 2 when the file cannot be judged.
@@ -63,7 +66,13 @@ export const runReportCommand = async (
   args: readonly string[],
   io: ReportCommandIo,
 ): Promise<number> => {
-  let values: { from?: string; 'fail-on'?: string; json?: boolean; help?: boolean }
+  let values: {
+    from?: string
+    'fail-on'?: string
+    json?: boolean
+    help?: boolean
+    'max-body-chars'?: string
+  }
   try {
     values = parseArgs({
       args: [...args],
@@ -71,6 +80,7 @@ export const runReportCommand = async (
         from: { type: 'string' },
         'fail-on': { type: 'string' },
         json: { type: 'boolean' },
+        'max-body-chars': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -88,20 +98,19 @@ export const runReportCommand = async (
   const failOn = values['fail-on'] ?? 'error'
   if (!(LEVELS as readonly string[]).includes(failOn))
     return usage(io, `Failed to read --fail-on: "${failOn}" is not error or warning.`)
+  const maxBodyChars = parseMaxBodyChars(values['max-body-chars'])
+  if (typeof maxBodyChars === 'string') return usage(io, maxBodyChars)
 
   let reports: ClientReport[]
   try {
-    const text = await (io.readFile ?? ((path) => readFile(path, 'utf8')))(values.from)
-    let har: unknown
-    try {
-      har = JSON.parse(text)
-    } catch (error) {
-      throw new TypeError(
-        `Failed to read the HAR: it is not JSON (${error instanceof Error ? error.message : String(error)}).`,
-      )
-    }
     useEnglishZodMessages()
-    reports = entriesFromHAR(har).map(({ session, entries }) => reportClient(entries, { session }))
+    // Streamed: each entry becomes the compact request the rules read, and is let go.
+    const collector = createReportCollector()
+    await readHarFile(values.from, (entry) => collector.add(entry), {
+      maxBodyChars,
+      readFile: io.readFile,
+    })
+    reports = collector.reports()
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT'

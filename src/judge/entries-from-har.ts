@@ -72,13 +72,27 @@ const headersOf = (
   return Object.fromEntries(out)
 }
 
-const textOf = (content: { text?: string | undefined; encoding?: string | undefined }): string => {
+/** A body as the journal holds it: at most `max` characters, marked when cut. */
+const capped = (text: string, max: number): { body: string; bodyTruncated: boolean } =>
+  text.length > max
+    ? { body: text.slice(0, max), bodyTruncated: true }
+    : { body: text, bodyTruncated: false }
+
+const textOf = (
+  content: { text?: string | undefined; encoding?: string | undefined },
+  max: number,
+): { body: string; bodyTruncated: boolean } => {
   const text = content.text ?? ''
-  if (content.encoding !== 'base64') return text
+  if (content.encoding !== 'base64') return capped(text, max)
+  // Decode no more than the cap can use: a UTF-16 unit is at most 3 bytes of UTF-8.
+  const room = Math.ceil((Math.min(max, text.length) * 3 + 3) / 3) * 4
+  const cut = text.length > room
   try {
-    return new TextDecoder().decode(Uint8Array.from(atob(text), (c) => c.charCodeAt(0)))
+    const bytes = Uint8Array.from(atob(cut ? text.slice(0, room) : text), (c) => c.charCodeAt(0))
+    const decoded = capped(new TextDecoder().decode(bytes), max)
+    return cut ? { body: decoded.body, bodyTruncated: true } : decoded
   } catch {
-    return text
+    return capped(text, max)
   }
 }
 
@@ -106,7 +120,7 @@ const operationOf = (method: string, url: URL): OperationId | null => {
 const sessionOf = (url: URL, headers: Record<string, string>): string =>
   url.searchParams.get('__session') ?? headers['x-sandbox-session'] ?? 'default'
 
-const toEntry = (har: HarInput): JournalEntry => {
+const toEntry = (har: HarInput, maxBodyChars: number): JournalEntry => {
   const own = har._sandbox
   let url: URL | undefined
   try {
@@ -117,8 +131,9 @@ const toEntry = (har: HarInput): JournalEntry => {
   const requestHeaders = headersOf(har.request.headers)
   const failed = har.response.status === 0
   const responseHeaders = headersOf(har.response.headers)
-  const responseBody =
-    failed || har.response.content === undefined ? null : textOf(har.response.content)
+  const responseText =
+    failed || har.response.content === undefined ? null : textOf(har.response.content, maxBodyChars)
+  const responseBody = responseText === null ? null : responseText.body
   const status = failed ? null : har.response.status
   const bearer = /^bearer\s+(\S+)$/i.exec(requestHeaders.authorization ?? '')?.[1]
   // The sandbox's own view names the fault; a browser's HAR says only how the connection failed.
@@ -127,11 +142,13 @@ const toEntry = (har: HarInput): JournalEntry => {
     (failed ? (/TIMED_OUT/.test(har._error ?? '') ? 'timeout' : 'network-error') : undefined)
   // A browser's `net::ERR_ABORTED`: the page gave up on the request.
   const aborted = own?.aborted ?? /ERR_ABORTED/.test(har._error ?? '')
+  const requestText = har.request.postData?.text
   const request: JournalMessage = {
     // A journal entry's secrets are redacted (contract §14), whoever recorded the HAR.
     headers: redactHeaders(requestHeaders),
-    body: har.request.postData?.text ?? null,
-    bodyTruncated: false,
+    ...(requestText === undefined
+      ? { body: null, bodyTruncated: false }
+      : capped(requestText, maxBodyChars)),
   }
   return {
     seq: own?.seq ?? 0,
@@ -174,7 +191,11 @@ const toEntry = (har: HarInput): JournalEntry => {
     request,
     response: failed
       ? null
-      : { headers: redactHeaders(responseHeaders), body: responseBody, bodyTruncated: false },
+      : {
+          headers: redactHeaders(responseHeaders),
+          body: responseBody,
+          bodyTruncated: responseText?.bodyTruncated ?? false,
+        },
   }
 }
 
@@ -192,23 +213,64 @@ const toEntry = (har: HarInput): JournalEntry => {
  */
 export const entriesFromHAR = (har: unknown): HarSession[] => {
   const parsed = HarSchema.safeParse(har)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    const where = issue === undefined ? '' : issue.path.join('.')
-    throw new TypeError(
-      `Failed to read the HAR: ${where === '' ? 'it' : where} is not what HAR 1.2 holds (${issue?.message ?? 'invalid'}). Export it again from the sandbox, a browser or a recording.`,
-    )
-  }
+  if (!parsed.success) throw notHar(parsed.error.issues[0])
   const sessions = new Map<string, JournalEntry[]>()
+  const numbering = createHarNumbering()
   for (const har of parsed.data.log.entries) {
-    const entry = toEntry(har)
+    const entry = numbering(toEntry(har, Number.POSITIVE_INFINITY), har._sandbox?.seq)
     let list = sessions.get(entry.session)
     if (list === undefined) {
       list = []
       sessions.set(entry.session, list)
     }
-    if (har._sandbox?.seq === undefined) entry.seq = list.length + 1
     list.push(entry)
   }
   return [...sessions].map(([session, entries]) => ({ session, entries }))
+}
+
+/** The error for a HAR whose shape is wrong, naming where (`log.entries.3.request.url`). */
+export const notHar = (
+  issue: { path: readonly PropertyKey[]; message: string } | undefined,
+  prefix: readonly PropertyKey[] = [],
+): TypeError => {
+  const where = issue === undefined ? '' : [...prefix, ...issue.path].map(String).join('.')
+  return new TypeError(
+    `Failed to read the HAR: ${where === '' ? 'it' : where} is not what HAR 1.2 holds (${issue?.message ?? 'invalid'}). Export it again from the sandbox, a browser or a recording.`,
+  )
+}
+
+/**
+ * Numbers entries a foreign recorder wrote without the sandbox's `seq`: 1, 2, 3…
+ * within each session, in the file's order (the sandbox's own `seq` is kept).
+ */
+export const createHarNumbering = (): ((
+  entry: JournalEntry,
+  seq: number | undefined,
+) => JournalEntry) => {
+  const counts = new Map<string, number>()
+  return (entry, seq) => {
+    const count = (counts.get(entry.session) ?? 0) + 1
+    counts.set(entry.session, count)
+    if (seq === undefined) entry.seq = count
+    return entry
+  }
+}
+
+/**
+ * One entry of `log.entries` (the value at `index`) as a journal entry, its
+ * bodies cut at `maxBodyChars` characters (`bodyTruncated` says so), the
+ * sandbox's own `seq` or undefined beside it. Throws the TypeError of
+ * {@link entriesFromHAR} when the entry is not a HAR entry.
+ *
+ * @example
+ * const { entry } = journalEntryOfHar(raw, 0, 1_048_576)
+ */
+export const journalEntryOfHar = (
+  raw: unknown,
+  index: number,
+  maxBodyChars: number,
+): { entry: JournalEntry; seq: number | undefined } => {
+  const parsed = HarEntrySchema.safeParse(raw)
+  if (!parsed.success) throw notHar(parsed.error.issues[0], ['log', 'entries', index])
+  return { entry: toEntry(parsed.data, maxBodyChars), seq: parsed.data._sandbox?.seq }
 }

@@ -1,6 +1,6 @@
 import type { JournalEntry } from '../journal/journal.js'
 import type { ClientReport, Finding, RuleId } from './finding.js'
-import { toJudgedRequest } from './judged-request.js'
+import { type JudgedRequest, toJudgedRequest } from './judged-request.js'
 import { deprecatedOperation } from './rules/deprecated-operation.js'
 import { duplicateCreateAfterFailure } from './rules/duplicate-create-after-failure.js'
 import { keyInQuery } from './rules/key-in-query.js'
@@ -52,8 +52,21 @@ const last = (finding: Finding): number => finding.seqs[finding.seqs.length - 1]
 export const reportClient = (
   entries: readonly JournalEntry[],
   options: { session: string },
+): ClientReport => judgeRequests(entries.map(toJudgedRequest), options)
+
+/**
+ * {@link reportClient} over requests already read ({@link toJudgedRequest}),
+ * such as the compact ones `report --from` keeps of a long HAR. Sorts
+ * `requests` by `seq` in place.
+ *
+ * @example
+ * judgeRequests(entries.map(toJudgedRequest), { session: 'default' })
+ */
+export const judgeRequests = (
+  requests: JudgedRequest[],
+  options: { session: string },
 ): ClientReport => {
-  const requests = entries.map(toJudgedRequest).sort((a, b) => a.seq - b.seq)
+  requests.sort((a, b) => a.seq - b.seq)
   const findings = RULE_IDS.flatMap((id) =>
     RULES[id](requests).map((finding) => ({
       ...finding,
@@ -65,5 +78,5 @@ export const reportClient = (
       last(a) - last(b) ||
       RULE_IDS.indexOf(a.rule) - RULE_IDS.indexOf(b.rule),
   )
-  return { session: options.session, requests: entries.length, findings }
+  return { session: options.session, requests: requests.length, findings }
 }

@@ -4,7 +4,7 @@ import document from '../../openapi/petstore-sandbox.openapi.json' with { type: 
 import type { JournalEntry } from '../journal/journal.js'
 import type { OpenApiDocument } from './check-against-openapi.js'
 import type { PactExport, PactOptions } from './pact-document.js'
-import { toPact } from './to-pact.js'
+import { type PactCollection, pactOfCollections, toPact } from './to-pact.js'
 
 /**
  * The journal's entries as a Pact v4 file, pre-checked against the sandbox's
@@ -15,3 +15,15 @@ import { toPact } from './to-pact.js'
  */
 export const pactOfJournal = (entries: readonly JournalEntry[], options: PactOptions): PactExport =>
   toPact(entries, options, document as unknown as OpenApiDocument)
+
+/**
+ * Collected runs of entries (`pact --from`: one per session) as one Pact v4
+ * file, pre-checked as {@link pactOfJournal} is.
+ *
+ * @example
+ * const { pact } = pactOfCollected([collection], { consumer: 'web', provider: 'pets' })
+ */
+export const pactOfCollected = (
+  collections: readonly PactCollection[],
+  options: PactOptions,
+): PactExport => pactOfCollections(collections, options, document as unknown as OpenApiDocument)

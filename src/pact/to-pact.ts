@@ -1,226 +1,134 @@
 import { PACKAGE_VERSION } from '../contract/package-info.js'
 import type { JournalEntry } from '../journal/journal.js'
-import { isSecretName } from '../journal/redact-secrets.js'
-import {
-  type CheckedAnswer,
-  checkAgainstOpenApi,
-  type OpenApiDocument,
-} from './check-against-openapi.js'
-import type {
-  PactBody,
-  PactExport,
-  PactInteraction,
-  PactOptions,
-  PactProblem,
-  PactRegexRule,
-  PactRequest,
-} from './pact-document.js'
+import { type Built, buildInteraction, noAnswer } from './build-interaction.js'
+import { checkAgainstOpenApi, type OpenApiDocument } from './check-against-openapi.js'
+import type { PactExport, PactInteraction, PactOptions, PactProblem } from './pact-document.js'
 
-/** Pact's provider-state expression: the verifier puts in the `apiKey` its state handler returned. */
-// biome-ignore lint/suspicious/noTemplateCurlyInString: Pact's expression syntax, not a template.
-const KEY_EXPRESSION = 'Bearer ${apiKey}'
-
-/** What stands for a valid key: the verifier's state handler returns the real one as `apiKey`. */
-export const PACT_KEY_PLACEHOLDER = 'Bearer sandbox-api-key'
-/** What stands for a credential the sandbox refused: refused again when verified. */
-export const PACT_REFUSED_PLACEHOLDER = 'refused-credential'
-
-// The sandbox's own switches: the provider state says what they chose.
-const SANDBOX_QUERY = new Set(['__scenario', '__session', '__delay'])
-// Vary by time or quota (contract §21), carry the connection, or belong to the sandbox or CORS.
-const DROPPED_HEADERS = new Set([
-  'date',
-  'retry-after',
-  'age',
-  'expires',
-  'last-modified',
-  'etag',
-  'host',
-  'connection',
-  'keep-alive',
-  'content-length',
-  'transfer-encoding',
-  'accept-encoding',
-  'user-agent',
-  'origin',
-  'referer',
-  'vary',
-  'cookie',
-  'set-cookie',
-  'x-api-key',
-  'proxy-authorization',
-])
-const droppedHeader = (name: string): boolean =>
-  DROPPED_HEADERS.has(name) ||
-  name.startsWith('x-ratelimit-') ||
-  name.startsWith('x-sandbox-') ||
-  name.startsWith('access-control-') ||
-  name.startsWith('sec-') ||
-  isSecretName(name)
-
-const headersOf = (headers: Record<string, string>): Record<string, string[]> | undefined => {
-  const kept = Object.entries(headers).filter(([name]) => !droppedHeader(name.toLowerCase()))
-  return kept.length === 0
-    ? undefined
-    : Object.fromEntries(kept.map(([n, v]) => [n.toLowerCase(), [v]]))
+/** An exchange in one collection: its interaction when this run holds its first sight. */
+interface Distinct {
+  built: Built | undefined
+  seqs: number[]
 }
-
-const mediaOf = (headers: Record<string, string>): string | undefined => headers['content-type']
-
-const isJsonMedia = (media: string | undefined): boolean =>
-  media !== undefined && /^application\/([a-z0-9.+-]+\+)?json\b/i.test(media.trim())
-
-/** The body as a pact holds it, and its parsed JSON (undefined when it is not JSON). */
-const bodyOf = (
-  text: string | null,
-  media: string | undefined,
-): { body?: PactBody; json: unknown } => {
-  if (text === null || text === '') return { json: undefined }
-  const contentType = media?.split(';')[0]?.trim() ?? 'text/plain'
-  if (isJsonMedia(media)) {
-    try {
-      const json: unknown = JSON.parse(text)
-      return { body: { content: json, contentType, encoded: false }, json }
-    } catch {
-      // Not JSON after all: kept as text.
-    }
-  }
-  return { body: { content: text, contentType, encoded: false }, json: undefined }
-}
-
-/** Authorization as the pact holds it: a placeholder the verifier fills, or one it sends refused. */
-const authorizationOf = (
-  entry: JournalEntry,
-  request: PactRequest,
-  headers: Record<string, string[]>,
-): void => {
-  const sent = entry.request.headers.authorization
-  if (sent === undefined) return
-  if (entry.caller.startsWith('key:')) {
-    headers.authorization = [PACT_KEY_PLACEHOLDER]
-    request.generators = {
-      header: {
-        authorization: {
-          type: 'ProviderState',
-          expression: KEY_EXPRESSION,
-          dataType: 'STRING',
-        },
-      },
-    }
-    return
-  }
-  const space = sent.indexOf(' ')
-  headers.authorization = [
-    space === -1 ? PACT_REFUSED_PLACEHOLDER : `${sent.slice(0, space)} ${PACT_REFUSED_PLACEHOLDER}`,
-  ]
-}
-
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /**
- * Regex rules for the headers that name the origin the client called (`Link`,
- * `Location`): the provider verified elsewhere answers with its own origin.
+ * The distinct exchanges of a run of entries, in the order each was first
+ * seen, with the `seq` of every entry that repeated it, and the entries with
+ * no HTTP answer. What a pact needs of the run: a repeat keeps only its seq.
  */
-const originRules = (
-  headers: Record<string, string[]> | undefined,
-  origin: string,
-): Record<string, PactRegexRule> | undefined => {
-  if (headers === undefined || origin === 'null') return undefined
-  const rules: [string, PactRegexRule][] = []
-  for (const [name, [value = '']] of Object.entries(headers)) {
-    if (!value.includes(origin)) continue
-    const regex = value.split(origin).map(escapeRegExp).join('https?://[^/>\\s]+')
-    rules.push([name, { combine: 'AND', matchers: [{ match: 'regex', regex: `^${regex}$` }] }])
-  }
-  return rules.length === 0 ? undefined : Object.fromEntries(rules)
+export interface PactCollection {
+  add(entry: JournalEntry): void
+  readonly distinct: ReadonlyMap<string, Distinct>
+  readonly skipped: PactExport['skipped']
 }
 
-/** Why an entry is no interaction (it has no HTTP answer), or undefined. */
-const noAnswer = (entry: JournalEntry): string | undefined => {
-  if (entry.status === null || entry.response === null)
-    return `no HTTP answer (fault ${entry.fault ?? 'unknown'})`
-  // An aborted answer is also not delivered (decision 0040): say the more precise reason.
-  if (entry.aborted) return 'the client went away before the answer'
-  if (!entry.delivered) return 'the answer was not delivered whole (a partial fault)'
-  return undefined
-}
+/**
+ * Which run holds each exchange's interaction, across the runs (sessions) of
+ * one pact: the run that comes first in the pact, whichever was read first.
+ */
+export type PactOwners = Map<string, { key: string; order: number; distinct: Distinct }>
 
-interface Built {
-  interaction: PactInteraction
-  key: string
-  answer: CheckedAnswer
-  problems: string[]
-}
-
-const build = (
-  entry: JournalEntry & { status: number; response: NonNullable<JournalEntry['response']> },
-): Built => {
-  const url = new URL(entry.url, 'http://sandbox.invalid')
-  const query = new Map<string, string[]>()
-  for (const [name, value] of url.searchParams) {
-    if (SANDBOX_QUERY.has(name) || isSecretName(name)) continue
-    const values = query.get(name) ?? []
-    values.push(value)
-    query.set(name, values)
-  }
-  const requestBody = bodyOf(entry.request.body, mediaOf(entry.request.headers))
-  const request: PactRequest = { method: entry.method, path: url.pathname }
-  if (query.size > 0) request.query = Object.fromEntries(query)
-  const requestHeaders = headersOf(entry.request.headers) ?? {}
-  delete requestHeaders.authorization
-  authorizationOf(entry, request, requestHeaders)
-  if (Object.keys(requestHeaders).length > 0) request.headers = requestHeaders
-  if (requestBody.body !== undefined) request.body = requestBody.body
-  const media = mediaOf(entry.response.headers)
-  const responseBody = bodyOf(entry.response.body, media)
-  const responseHeaders = headersOf(entry.response.headers)
-  const rules = originRules(responseHeaders, url.origin)
-  const problems: string[] = []
-  if (entry.request.bodyTruncated)
-    problems.push('the journal kept only the start of the request body')
-  if (entry.response.bodyTruncated)
-    problems.push('the journal kept only the start of the response body')
-  const what = entry.operation ?? `${entry.method} ${url.pathname}`
-  const interaction: PactInteraction = {
-    type: 'Synchronous/HTTP',
-    description: `${what}: ${entry.status}${entry.code === null ? '' : ` ${entry.code}`}`,
-    providerStates: [
-      {
-        name: `scenario ${entry.scenario}`,
-        params: {
-          scenario: entry.scenario,
-          ...(entry.plan === undefined ? {} : { plan: entry.plan }),
-        },
-      },
-    ],
-    request,
-    response: {
-      status: entry.status,
-      ...(responseHeaders === undefined ? {} : { headers: responseHeaders }),
-      ...(responseBody.body === undefined ? {} : { body: responseBody.body }),
-      ...(rules === undefined ? {} : { matchingRules: { header: rules } }),
+/**
+ * Collects entries for {@link pactOfCollections} one at a time: `pact
+ * --from` keeps one collection per session while it streams a HAR, the
+ * sessions sharing `owners` (`order`: the session's place in the pact), so an
+ * exchange repeated in another session keeps one interaction in all.
+ *
+ * @example
+ * const collection = createPactCollection()
+ * for (const entry of entries) collection.add(entry)
+ */
+export const createPactCollection = (owners: PactOwners = new Map(), order = 0): PactCollection => {
+  const distinct = new Map<string, Distinct>()
+  const skipped: PactExport['skipped'] = []
+  return {
+    distinct,
+    skipped,
+    add(entry) {
+      const reason = noAnswer(entry)
+      if (reason !== undefined || entry.status === null || entry.response === null) {
+        skipped.push({ seq: entry.seq, reason: reason ?? 'no HTTP answer' })
+        return
+      }
+      const built = buildInteraction({ ...entry, status: entry.status, response: entry.response })
+      const mine = distinct.get(built.key)
+      if (mine !== undefined) {
+        mine.seqs.push(entry.seq)
+        return
+      }
+      const owner = owners.get(built.key)
+      if (owner !== undefined && owner.order < order) {
+        // An earlier run holds it: this run keeps the seqs only (and the key's one copy).
+        distinct.set(owner.key, { built: undefined, seqs: [entry.seq] })
+        return
+      }
+      // First sight, or first in a run that comes before the one that held it.
+      if (owner !== undefined) owner.distinct.built = undefined
+      const key = owner?.key ?? built.key
+      const first: Distinct = { built, seqs: [entry.seq] }
+      distinct.set(key, first)
+      owners.set(key, { key, order, distinct: first })
     },
-    pending: false,
   }
-  const key = JSON.stringify([
-    entry.method,
-    url.pathname,
-    request.query ?? {},
-    entry.request.body,
-    entry.status,
-    entry.response.body,
-    entry.scenario,
-  ])
-  const answer: CheckedAnswer = {
-    operationId: entry.operation,
-    method: entry.method,
-    path: url.pathname,
-    status: entry.status,
-    contentType: media,
-    json: responseBody.json,
-    hasBody: responseBody.body !== undefined,
+}
+
+/**
+ * Collections (one per session, in order) as one Pact v4 file: as
+ * {@link toPact} over their entries one run after the other.
+ *
+ * @example
+ * pactOfCollections([first, second], { consumer: 'web', provider: 'pets' }, document)
+ */
+export const pactOfCollections = (
+  collections: readonly PactCollection[],
+  options: PactOptions,
+  document: OpenApiDocument,
+): PactExport => {
+  const interactions: PactInteraction[] = []
+  const problems: PactProblem[] = []
+  const skipped: PactExport['skipped'] = []
+  const seen = new Map<string, number[]>()
+  const descriptions = new Map<string, number>()
+  for (const collection of collections) {
+    skipped.push(...collection.skipped)
+    for (const [key, { built, seqs: repeats }] of collection.distinct) {
+      const before = seen.get(key)
+      if (before !== undefined) {
+        before.push(...repeats)
+        continue
+      }
+      if (built === undefined)
+        throw new Error(
+          'Failed to assemble the pact: an exchange has no interaction in the first run that holds it. Create the collections in the order they are passed, sharing one owners map.',
+        )
+      const seqs = [...repeats]
+      seen.set(key, seqs)
+      const found = [...built.problems, ...checkAgainstOpenApi(document, built.answer)]
+      if (found.length > 0) {
+        problems.push({ interaction: built.interaction.description, seqs, problems: found })
+        continue
+      }
+      // Descriptions are unique within a state: a second `listPets: 200` is `listPets: 200 (2)`.
+      const state = built.interaction.providerStates[0]?.name ?? ''
+      const named = `${built.interaction.description}\n${state}`
+      const count = (descriptions.get(named) ?? 0) + 1
+      descriptions.set(named, count)
+      if (count > 1) built.interaction.description += ` (${count})`
+      interactions.push(built.interaction)
+    }
   }
-  return { interaction, key, answer, problems }
+  return {
+    pact: {
+      consumer: { name: options.consumer },
+      provider: { name: options.provider },
+      interactions,
+      metadata: {
+        pactSpecification: { version: '4.0' },
+        'petstore-sandbox': { version: PACKAGE_VERSION },
+      },
+    },
+    problems,
+    skipped,
+  }
 }
 
 /**
@@ -241,49 +149,7 @@ export const toPact = (
   options: PactOptions,
   document: OpenApiDocument,
 ): PactExport => {
-  const interactions: PactInteraction[] = []
-  const problems: PactProblem[] = []
-  const skipped: PactExport['skipped'] = []
-  const seen = new Map<string, { seqs: number[] }>()
-  const descriptions = new Map<string, number>()
-  for (const entry of entries) {
-    const reason = noAnswer(entry)
-    if (reason !== undefined || entry.status === null || entry.response === null) {
-      skipped.push({ seq: entry.seq, reason: reason ?? 'no HTTP answer' })
-      continue
-    }
-    const built = build({ ...entry, status: entry.status, response: entry.response })
-    const before = seen.get(built.key)
-    if (before !== undefined) {
-      before.seqs.push(entry.seq)
-      continue
-    }
-    const found = [...built.problems, ...checkAgainstOpenApi(document, built.answer)]
-    const seqs = [entry.seq]
-    seen.set(built.key, { seqs })
-    if (found.length > 0) {
-      problems.push({ interaction: built.interaction.description, seqs, problems: found })
-      continue
-    }
-    // Descriptions are unique within a state: a second `listPets: 200` is `listPets: 200 (2)`.
-    const state = built.interaction.providerStates[0]?.name ?? ''
-    const named = `${built.interaction.description}\n${state}`
-    const count = (descriptions.get(named) ?? 0) + 1
-    descriptions.set(named, count)
-    if (count > 1) built.interaction.description += ` (${count})`
-    interactions.push(built.interaction)
-  }
-  return {
-    pact: {
-      consumer: { name: options.consumer },
-      provider: { name: options.provider },
-      interactions,
-      metadata: {
-        pactSpecification: { version: '4.0' },
-        'petstore-sandbox': { version: PACKAGE_VERSION },
-      },
-    },
-    problems,
-    skipped,
-  }
+  const collection = createPactCollection()
+  for (const entry of entries) collection.add(entry)
+  return pactOfCollections([collection], options, document)
 }

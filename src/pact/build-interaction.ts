@@ -1,0 +1,220 @@
+// One journal entry as a pact interaction (contract §21); src/pact/to-pact.ts assembles them.
+import type { JournalEntry } from '../journal/journal.js'
+import { isSecretName } from '../journal/redact-secrets.js'
+import type { CheckedAnswer } from './check-against-openapi.js'
+import type { PactBody, PactInteraction, PactRegexRule, PactRequest } from './pact-document.js'
+
+/** Pact's provider-state expression: the verifier puts in the `apiKey` its state handler returned. */
+// biome-ignore lint/suspicious/noTemplateCurlyInString: Pact's expression syntax, not a template.
+const KEY_EXPRESSION = 'Bearer ${apiKey}'
+
+/** What stands for a valid key: the verifier's state handler returns the real one as `apiKey`. */
+export const PACT_KEY_PLACEHOLDER = 'Bearer sandbox-api-key'
+/** What stands for a credential the sandbox refused: refused again when verified. */
+export const PACT_REFUSED_PLACEHOLDER = 'refused-credential'
+
+// The sandbox's own switches: the provider state says what they chose.
+const SANDBOX_QUERY = new Set(['__scenario', '__session', '__delay'])
+// Vary by time or quota (contract §21), carry the connection, or belong to the sandbox or CORS.
+const DROPPED_HEADERS = new Set([
+  'date',
+  'retry-after',
+  'age',
+  'expires',
+  'last-modified',
+  'etag',
+  'host',
+  'connection',
+  'keep-alive',
+  'content-length',
+  'transfer-encoding',
+  'accept-encoding',
+  'user-agent',
+  'origin',
+  'referer',
+  'vary',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'proxy-authorization',
+])
+const droppedHeader = (name: string): boolean =>
+  DROPPED_HEADERS.has(name) ||
+  name.startsWith('x-ratelimit-') ||
+  name.startsWith('x-sandbox-') ||
+  name.startsWith('access-control-') ||
+  name.startsWith('sec-') ||
+  isSecretName(name)
+
+const headersOf = (headers: Record<string, string>): Record<string, string[]> | undefined => {
+  const kept = Object.entries(headers).filter(([name]) => !droppedHeader(name.toLowerCase()))
+  return kept.length === 0
+    ? undefined
+    : Object.fromEntries(kept.map(([n, v]) => [n.toLowerCase(), [v]]))
+}
+
+const mediaOf = (headers: Record<string, string>): string | undefined => headers['content-type']
+
+const isJsonMedia = (media: string | undefined): boolean =>
+  media !== undefined && /^application\/([a-z0-9.+-]+\+)?json\b/i.test(media.trim())
+
+/** The body as a pact holds it, and its parsed JSON (undefined when it is not JSON). */
+const bodyOf = (
+  text: string | null,
+  media: string | undefined,
+): { body?: PactBody; json: unknown } => {
+  if (text === null || text === '') return { json: undefined }
+  const contentType = media?.split(';')[0]?.trim() ?? 'text/plain'
+  if (isJsonMedia(media)) {
+    try {
+      const json: unknown = JSON.parse(text)
+      return { body: { content: json, contentType, encoded: false }, json }
+    } catch {
+      // Not JSON after all: kept as text.
+    }
+  }
+  return { body: { content: text, contentType, encoded: false }, json: undefined }
+}
+
+/** Authorization as the pact holds it: a placeholder the verifier fills, or one it sends refused. */
+const authorizationOf = (
+  entry: JournalEntry,
+  request: PactRequest,
+  headers: Record<string, string[]>,
+): void => {
+  const sent = entry.request.headers.authorization
+  if (sent === undefined) return
+  if (entry.caller.startsWith('key:')) {
+    headers.authorization = [PACT_KEY_PLACEHOLDER]
+    request.generators = {
+      header: {
+        authorization: {
+          type: 'ProviderState',
+          expression: KEY_EXPRESSION,
+          dataType: 'STRING',
+        },
+      },
+    }
+    return
+  }
+  const space = sent.indexOf(' ')
+  headers.authorization = [
+    space === -1 ? PACT_REFUSED_PLACEHOLDER : `${sent.slice(0, space)} ${PACT_REFUSED_PLACEHOLDER}`,
+  ]
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/**
+ * Regex rules for the headers that name the origin the client called (`Link`,
+ * `Location`): the provider verified elsewhere answers with its own origin.
+ */
+const originRules = (
+  headers: Record<string, string[]> | undefined,
+  origin: string,
+): Record<string, PactRegexRule> | undefined => {
+  if (headers === undefined || origin === 'null') return undefined
+  const rules: [string, PactRegexRule][] = []
+  for (const [name, [value = '']] of Object.entries(headers)) {
+    if (!value.includes(origin)) continue
+    const regex = value.split(origin).map(escapeRegExp).join('https?://[^/>\\s]+')
+    rules.push([name, { combine: 'AND', matchers: [{ match: 'regex', regex: `^${regex}$` }] }])
+  }
+  return rules.length === 0 ? undefined : Object.fromEntries(rules)
+}
+
+/** Why an entry is no interaction (it has no HTTP answer), or undefined. */
+export const noAnswer = (entry: JournalEntry): string | undefined => {
+  if (entry.status === null || entry.response === null)
+    return `no HTTP answer (fault ${entry.fault ?? 'unknown'})`
+  // An aborted answer is also not delivered (decision 0040): say the more precise reason.
+  if (entry.aborted) return 'the client went away before the answer'
+  if (!entry.delivered) return 'the answer was not delivered whole (a partial fault)'
+  return undefined
+}
+
+/** One exchange as a pact would hold it, with its dedup key and what to pre-check. */
+export interface Built {
+  interaction: PactInteraction
+  key: string
+  answer: CheckedAnswer
+  problems: string[]
+}
+
+/**
+ * One answered entry as a pact interaction; `key` is the same for exchanges a
+ * pact holds once (method, path, query, bodies, status, scenario).
+ *
+ * @example
+ * const { interaction, key } = buildInteraction(entry)
+ */
+export const buildInteraction = (
+  entry: JournalEntry & { status: number; response: NonNullable<JournalEntry['response']> },
+): Built => {
+  const url = new URL(entry.url, 'http://sandbox.invalid')
+  const query = new Map<string, string[]>()
+  for (const [name, value] of url.searchParams) {
+    if (SANDBOX_QUERY.has(name) || isSecretName(name)) continue
+    const values = query.get(name) ?? []
+    values.push(value)
+    query.set(name, values)
+  }
+  const requestBody = bodyOf(entry.request.body, mediaOf(entry.request.headers))
+  const request: PactRequest = { method: entry.method, path: url.pathname }
+  if (query.size > 0) request.query = Object.fromEntries(query)
+  const requestHeaders = headersOf(entry.request.headers) ?? {}
+  delete requestHeaders.authorization
+  authorizationOf(entry, request, requestHeaders)
+  if (Object.keys(requestHeaders).length > 0) request.headers = requestHeaders
+  if (requestBody.body !== undefined) request.body = requestBody.body
+  const media = mediaOf(entry.response.headers)
+  const responseBody = bodyOf(entry.response.body, media)
+  const responseHeaders = headersOf(entry.response.headers)
+  const rules = originRules(responseHeaders, url.origin)
+  const problems: string[] = []
+  if (entry.request.bodyTruncated)
+    problems.push('the journal kept only the start of the request body')
+  if (entry.response.bodyTruncated)
+    problems.push('the journal kept only the start of the response body')
+  const what = entry.operation ?? `${entry.method} ${url.pathname}`
+  const interaction: PactInteraction = {
+    type: 'Synchronous/HTTP',
+    description: `${what}: ${entry.status}${entry.code === null ? '' : ` ${entry.code}`}`,
+    providerStates: [
+      {
+        name: `scenario ${entry.scenario}`,
+        params: {
+          scenario: entry.scenario,
+          ...(entry.plan === undefined ? {} : { plan: entry.plan }),
+        },
+      },
+    ],
+    request,
+    response: {
+      status: entry.status,
+      ...(responseHeaders === undefined ? {} : { headers: responseHeaders }),
+      ...(responseBody.body === undefined ? {} : { body: responseBody.body }),
+      ...(rules === undefined ? {} : { matchingRules: { header: rules } }),
+    },
+    pending: false,
+  }
+  const key = JSON.stringify([
+    entry.method,
+    url.pathname,
+    request.query ?? {},
+    entry.request.body,
+    entry.status,
+    entry.response.body,
+    entry.scenario,
+  ])
+  const answer: CheckedAnswer = {
+    operationId: entry.operation,
+    method: entry.method,
+    path: url.pathname,
+    status: entry.status,
+    contentType: media,
+    json: responseBody.json,
+    hasBody: responseBody.body !== undefined,
+  }
+  return { interaction, key, answer, problems }
+}
