@@ -26,6 +26,11 @@ const BENCHMARKS: ReadonlyArray<{
   },
   { key: 'server', name: 'standalone server vs bare node:http', load: () => import('./server.js') },
   {
+    key: 'core-compare',
+    name: 'the core against BENCH_COMPARE, CPU per request in one process (not run by default)',
+    load: () => import('./core-compare.js'),
+  },
+  {
     key: 'profile',
     name: 'a CPU profile of the built CLI under load (not run by default)',
     load: () => import('./profile.js'),
@@ -90,7 +95,7 @@ for (const arg of process.argv.slice(2)) {
 // The benchmarks run the built package and CLI.
 ensureBuild()
 // Profiling is a tool, not a figure: only when asked for.
-const ON_REQUEST = new Set(['profile'])
+const ON_REQUEST = new Set(['profile', 'core-compare'])
 for (const bench of BENCHMARKS) {
   if (selection.size > 0 ? !selection.has(bench.key) : ON_REQUEST.has(bench.key)) continue
   console.log(`\n## ${bench.name}\n`)

@@ -164,7 +164,7 @@ export async function run(parts?: readonly string[]): Promise<void> {
     `autocannon, 50 connections, ${SECONDS} s a round, median of ${ROUNDS} rounds; bare and sandbox interleaved${other === undefined ? '' : `; compared: ${compareDir}`}\n`,
   )
   console.log(
-    `${'case'.padEnd(22)} ${'bare req/s'.padStart(10)} ${'sandbox'.padStart(8)} ${'ratio'.padStart(6)} ${'target'.padStart(7)}  ${'p99 ms'.padStart(6)} ${'cpu µs'.padStart(7)} ${'bare µs'.padStart(7)}${other === undefined ? '' : `  ${'compared'.padStart(8)} ${'ratio'.padStart(6)}`}`,
+    `${'case'.padEnd(22)} ${'bare req/s'.padStart(10)} ${'sandbox'.padStart(8)} ${'ratio'.padStart(6)} ${'target'.padStart(7)}  ${'p99 ms'.padStart(6)} ${'cpu µs'.padStart(7)} ${'bare µs'.padStart(7)}${other === undefined ? '' : `  ${'compared'.padStart(8)} ${'ratio'.padStart(6)} ${'cmp µs'.padStart(7)}`}`,
   )
   const results = new Map<string, { bare: number; own: number }>()
   for (const c of CASES) {
@@ -183,7 +183,7 @@ export async function run(parts?: readonly string[]): Promise<void> {
     const verdict = c.target_ratio === undefined ? ' ' : ratio >= c.target_ratio ? '✓' : '✗'
     const otherRps = other === undefined ? undefined : median(rounds.map((x) => x.other?.rps ?? 0))
     console.log(
-      `${c.name.padEnd(22)} ${fmt(bareRps, 10)} ${fmt(ownRps)} ${fmt(ratio, 6, 2)} ${goal.padStart(6)}${verdict}  ${fmt(median(rounds.map((x) => x.own.p99)), 6)} ${fmt(median(rounds.map((x) => x.own.cpuUs)), 7, 1)} ${fmt(median(rounds.map((x) => x.bare.cpuUs)), 7, 1)}${otherRps === undefined ? '' : `  ${fmt(otherRps)} ${fmt(otherRps / bareRps, 6, 2)}`}`,
+      `${c.name.padEnd(22)} ${fmt(bareRps, 10)} ${fmt(ownRps)} ${fmt(ratio, 6, 2)} ${goal.padStart(6)}${verdict}  ${fmt(median(rounds.map((x) => x.own.p99)), 6)} ${fmt(median(rounds.map((x) => x.own.cpuUs)), 7, 1)} ${fmt(median(rounds.map((x) => x.bare.cpuUs)), 7, 1)}${otherRps === undefined ? '' : `  ${fmt(otherRps)} ${fmt(otherRps / bareRps, 6, 2)} ${fmt(median(rounds.map((x) => x.other?.cpuUs ?? 0)), 7, 1)}`}`,
     )
     if (bareRps < 2 * ownRps && c.target_ratio !== undefined)
       console.log(
