@@ -29,7 +29,7 @@ const encoder = new TextEncoder()
 
 const alternatives = (char: string): string => {
   const ways = [regexLiteral(char)]
-  const short = SHORT_ESCAPES[char]
+  const short = Object.hasOwn(SHORT_ESCAPES, char) ? SHORT_ESCAPES[char] : undefined
   if (short !== undefined) ways.push(regexLiteral(short))
   // The character's UTF-16 units, each as \uXXXX (two for a character past U+FFFF).
   let units = ''

@@ -34,8 +34,8 @@ const checkChange = (shape: CollectionShape, id: string, change: RecordChange): 
   const { value } = change
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw malformed(shape, id, 'it is not a JSON object')
-  if (String(value[shape.idField]) !== id)
-    throw malformed(shape, id, `its ${shape.idField} does not match`)
+  const stored = Object.hasOwn(value, shape.idField) ? value[shape.idField] : undefined
+  if (String(stored) !== id) throw malformed(shape, id, `its ${shape.idField} does not match`)
   if (shape.check(value) !== true) throw malformed(shape, id, 'it is not valid against its schema')
   return change
 }

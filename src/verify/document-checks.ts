@@ -42,7 +42,8 @@ const firstId = (op: DocumentOperation, answer: Observed): unknown => {
   const [first] = answer.json as unknown[]
   if (typeof first !== 'object' || first === null) return undefined
   const { idField } = op.collection
-  return Object.hasOwn(first, idField) ? (first as Record<string, unknown>)[idField] : undefined
+  const item = first as Record<string, unknown>
+  return Object.hasOwn(item, idField) ? item[idField] : undefined
 }
 
 /**
@@ -115,7 +116,7 @@ const writeProbes = (
     if (guessed) continue
     const valid = sampleValue({ ...op.body.schema, type: 'object' }) as Record<string, unknown>
     const others = Object.fromEntries(Object.entries(valid).filter(([name]) => name !== field))
-    const bad = wrongValue(Object.hasOwn(properties, field) ? (properties[field] ?? {}) : {})
+    const bad = wrongValue((Object.hasOwn(properties, field) ? properties[field] : undefined) ?? {})
     missing.push({ op, what: `${op.method} ${path} without ${field}`, path, body: others })
     if (bad !== undefined)
       wrong.push({

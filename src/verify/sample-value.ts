@@ -86,13 +86,18 @@ export const sampleValue = (schema: Schema, depth = 0): unknown => {
       return Object.fromEntries(
         required.map((name) => [
           name,
-          sampleValue(Object.hasOwn(properties, name) ? (properties[name] ?? {}) : {}, depth + 1),
+          sampleValue(
+            (Object.hasOwn(properties, name) ? properties[name] : undefined) ?? {},
+            depth + 1,
+          ),
         ]),
       )
     }
     case 'string': {
       const format = typeof schema.format === 'string' ? schema.format : undefined
-      if (format !== undefined && Object.hasOwn(FORMATS, format)) return FORMATS[format]
+      const sample =
+        format !== undefined && Object.hasOwn(FORMATS, format) ? FORMATS[format] : undefined
+      if (sample !== undefined) return sample
       const min = typeof schema.minLength === 'number' ? schema.minLength : 1
       return 'a'.repeat(Math.max(1, min))
     }

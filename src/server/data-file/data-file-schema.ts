@@ -1,6 +1,10 @@
 import * as z from 'zod/mini'
 import { LIMITS } from '../../contract/limits.js'
 import { ownRecord } from '../../contract/own-record.js'
+
+const isJsonObject = (input: unknown): boolean =>
+  typeof input === 'object' && input !== null && !Array.isArray(input)
+
 import { createPetNameSchema, PetSchema } from '../../contract/pet.js'
 import { useEnglishZodMessages } from '../../contract/zod-messages.js'
 import { SESSION_ID } from '../../state/sandbox-state.js'
@@ -39,7 +43,10 @@ const buildDataFileSchema = (nameMaxLength: number) => {
   /** One collection of the OpenAPI document: its records as JSON objects (checked against the document at start). */
   const CollectionSchema = z.object({
     nextSeq: NextIdSchema,
-    records: z.array(z.record(z.string(), z.unknown())),
+    // Kept as parsed (not z.record, which rebuilds the object and drops a `__proto__` field).
+    records: z.array(
+      z.custom<Record<string, unknown>>(isJsonObject, { error: 'must be an object' }),
+    ),
   })
   return z
     .object({

@@ -14,7 +14,9 @@ let app: SandboxServer
 beforeAll(async () => {
   redis = await startTestRedis()
   admin = new Redis(redis.url)
-  app = createSandboxServer({ store: { url: redis.url, prefix: 'anon-cap:' } })
+  // 500 requests at once on a loaded machine can wait on Redis past the default command
+  // timeout (then 503 store_unavailable, tested in store-timeout tests): this file is about caps.
+  app = createSandboxServer({ store: { url: redis.url, prefix: 'anon-cap:', timeoutMs: 30_000 } })
   await app.sandbox.ready
 })
 afterAll(async () => {
