@@ -22,7 +22,6 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { build } from 'esbuild'
 import { pruneDeclarations } from './prune-declarations.mjs'
-import { refParserFsPlugin } from './ref-parser-fs-plugin.mjs'
 import { seedFakerPlugin } from './seed-faker-plugin.mjs'
 
 export const ENTRIES = {
@@ -62,7 +61,7 @@ const result = await build({
   external: ['msw', 'msw/*', 'node:*', 'ioredis', 'vitest', 'rettime', 'outvariant'],
   treeShaking: true,
   metafile: true,
-  plugins: [seedFakerPlugin, refParserFsPlugin],
+  plugins: [seedFakerPlugin],
   legalComments: 'none',
   logLevel: 'warning',
 })

@@ -1,12 +1,12 @@
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { $RefParser } from '@apidevtools/json-schema-ref-parser'
 import { build } from 'esbuild'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { parse } from 'yaml'
 import { launchChromium } from '../../test/support/browser/launch-chromium.js'
 import { type StaticServer, serveStatic } from '../app/serve-static.js'
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
     },
   })
   await copyFile(new URL('./browser/index.html', import.meta.url), join(root, 'index.html'))
-  const extras = await new $RefParser().parse('examples/openapi/petstore-extras.yaml')
+  const extras = parse(await readFile('examples/openapi/petstore-extras.yaml', 'utf8'))
   await writeFile(join(root, 'extras.json'), JSON.stringify(extras))
   const worker = createRequire(import.meta.url).resolve('msw/mockServiceWorker.js')
   await copyFile(worker, join(root, 'mockServiceWorker.js'))

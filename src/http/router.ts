@@ -2,7 +2,10 @@
  * One router for the API and the control API: `{param}` path templates,
  * compiled once, matched by method. A template segment `{name}` matches one
  * non-empty path segment, passed on still percent-encoded (each route decides
- * how strictly it reads its parameters).
+ * how strictly it reads its parameters). A segment may also put literal text
+ * around parameters (`{Sid}.json`, `{section}.{format}`, an OpenAPI
+ * document's paths): each parameter then ends at the first occurrence of the
+ * text after it. An empty last segment is a trailing slash (`/services/`).
  */
 export interface RouteMatch<T> {
   value: T
@@ -20,17 +23,28 @@ export type RouterResult<T> =
   | { kind: 'not-found' }
 
 export interface Router<T> {
-  /** Adds a route; throws for a template that is not `/segment/{param}/…`. */
+  /** Adds a route; throws for a template it cannot route (see `templateProblem`). */
   add(method: string, template: string, value: T): Router<T>
   match(method: string, path: string): RouterResult<T>
   /** The templates in the order they were added, with their methods. */
   routes(): { template: string; methods: string[] }[]
 }
 
+/** A segment with literal text around its parameters (`{Sid}.json`, `{section}.{format}`). */
+interface MixedSegment {
+  /** Which capture group of the route's pattern holds the segment. */
+  group: number
+  /** Literal text and parameter names, alternating from a literal ('' when it starts with a parameter). */
+  literals: string[]
+  names: string[]
+}
+
 interface CompiledRoute<T> {
   template: string
   pattern: RegExp
   paramNames: string[]
+  /** Segments with literal text around parameters: split after the pattern matched; else undefined. */
+  mixed: MixedSegment[] | undefined
   methods: Map<string, T>
   /** A route without parameters answers every match of a method with the same result. */
   found: Map<string, RouterResult<T>>
@@ -39,28 +53,107 @@ interface CompiledRoute<T> {
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>
 
 const SEGMENT = /^(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|[A-Za-z0-9._~!$&'()*+,;=:@-]+)$/
+const LITERAL = /^[A-Za-z0-9._~!$&'()*+,;=:@%-]*$/
+const PARAM = /\{([^{}/]*)\}/g
 
-const compile = (template: string): { pattern: RegExp; paramNames: string[] } => {
-  if (template === '/') return { pattern: /^\/$/, paramNames: [] }
-  if (!template.startsWith('/'))
-    throw new TypeError(`Failed to add route "${template}": a template starts with "/".`)
+/**
+ * Why a template cannot be routed, or undefined when it can: every segment a
+ * literal, a `{param}` (any name without `/`, `{`, `}`), or literal text
+ * around parameters, with text between any two of them; an empty last
+ * segment is a trailing slash.
+ */
+export const templateProblem = (template: string): string | undefined => {
+  try {
+    compile(template)
+    return undefined
+  } catch (error) {
+    return error instanceof Error
+      ? error.message.replace(/^Failed to add route "[^"]*": /, '')
+      : 'cannot be routed'
+  }
+}
+
+const escapeLiteral = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+const compile = (
+  template: string,
+): { pattern: RegExp; paramNames: string[]; mixed: MixedSegment[] | undefined } => {
+  if (template === '/') return { pattern: /^\/$/, paramNames: [], mixed: undefined }
+  const refuse = (why: string): never => {
+    throw new TypeError(`Failed to add route "${template}": ${why}.`)
+  }
+  if (!template.startsWith('/')) refuse('a template starts with "/"')
   const paramNames: string[] = []
-  const parts = template
-    .slice(1)
-    .split('/')
-    .map((segment) => {
-      const match = SEGMENT.exec(segment)
-      if (match === null)
-        throw new TypeError(
-          `Failed to add route "${template}": "${segment}" is neither a literal segment nor {param}.`,
-        )
+  let mixed: MixedSegment[] | undefined
+  const segments = template.slice(1).split('/')
+  const parts = segments.map((segment, index) => {
+    const match = SEGMENT.exec(segment)
+    if (match !== null) {
       if (match[1] !== undefined) {
         paramNames.push(match[1])
         return '([^/]+)'
       }
-      return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    })
-  return { pattern: new RegExp(`^/${parts.join('/')}$`), paramNames }
+      return escapeLiteral(segment)
+    }
+    // A trailing slash: the path ends in "/".
+    if (segment === '' && index === segments.length - 1 && index > 0) return ''
+    const names = [...segment.matchAll(PARAM)].map((m) => m[1] ?? '')
+    const literals = segment.split(PARAM).filter((_, i) => i % 2 === 0)
+    if (names.some((name) => name === '')) refuse(`"${segment}" has a parameter without a name`)
+    if (!literals.every((literal) => LITERAL.test(literal)))
+      refuse(`"${segment}" is neither a literal segment nor {param}`)
+    if (names.length === 0) return escapeLiteral(segment)
+    if (literals.slice(1, -1).some((literal) => literal === ''))
+      refuse(`"${segment}" has two parameters with nothing between them`)
+    if (names.length === 1 && literals.every((literal) => literal === '')) {
+      paramNames.push(names[0] as string)
+      return '([^/]+)'
+    }
+    mixed ??= []
+    mixed.push({ group: paramNames.length, literals, names })
+    paramNames.push('')
+    return '([^/]+)'
+  })
+  return { pattern: new RegExp(`^/${parts.join('/')}$`), paramNames, mixed }
+}
+
+/**
+ * A mixed segment's parameters: each ends at the first occurrence of the text
+ * after it (the last at the segment's end), and none is empty. Linear in the
+ * segment's length; undefined when the segment does not fit.
+ */
+const splitMixed = (segment: MixedSegment, text: string, params: [string, string][]): boolean => {
+  const { literals, names } = segment
+  const head = literals[0] ?? ''
+  if (!text.startsWith(head)) return false
+  let at = head.length
+  for (const [index, name] of names.entries()) {
+    const next = literals[index + 1] ?? ''
+    const last = index === names.length - 1
+    let end: number
+    if (last) {
+      if (!text.endsWith(next)) return false
+      end = text.length - next.length
+    } else end = text.indexOf(next, at + 1)
+    if (end === -1 || end <= at) return false
+    params.push([name, text.slice(at, end)])
+    at = end + next.length
+  }
+  return true
+}
+
+/** The parameters of a route with mixed segments, or undefined when a segment does not fit. */
+const mixedParams = <T>(
+  route: CompiledRoute<T>,
+  found: RegExpExecArray,
+): Record<string, string> | undefined => {
+  // Entries, not assignments: a parameter named __proto__ stays a plain key.
+  const params: [string, string][] = []
+  for (const [index, name] of route.paramNames.entries())
+    if (name !== '') params.push([name, found[index + 1] ?? ''])
+  for (const segment of route.mixed ?? [])
+    if (!splitMixed(segment, found[segment.group + 1] ?? '', params)) return undefined
+  return Object.fromEntries(params)
 }
 
 /**
@@ -90,6 +183,11 @@ export const createRouter = <T>(): Router<T> => {
       for (const route of compiled) {
         const found = route.pattern.exec(path)
         if (found === null) continue
+        let split: Record<string, string> | undefined
+        if (route.mixed !== undefined) {
+          split = mixedParams(route, found)
+          if (split === undefined) continue
+        }
         // Made once per route and method when there are no parameters (the hot path's lists).
         const fixed = route.found.get(method)
         if (fixed !== undefined) return fixed
@@ -101,9 +199,9 @@ export const createRouter = <T>(): Router<T> => {
           other.push(route)
           continue
         }
-        const params: Record<string, string> = Object.fromEntries(
-          route.paramNames.map((name, index) => [name, found[index + 1] ?? '']),
-        )
+        const params: Record<string, string> =
+          split ??
+          Object.fromEntries(route.paramNames.map((name, index) => [name, found[index + 1] ?? '']))
         return { kind: 'found', value, template: route.template, params }
       }
       if (other === undefined) return { kind: 'not-found' }

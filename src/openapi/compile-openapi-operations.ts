@@ -1,4 +1,5 @@
-import { createSchemaCompiler, type SchemaCheck } from './compile-schemas.js'
+import { templateProblem } from '../http/router.js'
+import { createSchemaCompiler, type SchemaCheck, type SchemaNotices } from './compile-schemas.js'
 import { OpenApiDocumentError } from './load-openapi-document.js'
 import {
   type JsonSchema,
@@ -7,6 +8,7 @@ import {
   type OpenApiMediaType,
   type OpenApiOperation,
   type OpenApiParameter,
+  type OpenApiPathItem,
 } from './openapi-document.js'
 
 /** A parameter of an added operation, its schema compiled. */
@@ -80,24 +82,38 @@ const CONTRACT_OPERATIONS = [
   { id: 'getPet', method: 'GET', path: '/pets/{}' },
 ] as const
 
-/** A schema's properties, those of its `allOf` parts included. */
-export const propertiesOf = (schema: JsonSchema): Record<string, JsonSchema> => {
-  const own =
-    typeof schema.properties === 'object' && schema.properties !== null
-      ? (schema.properties as Record<string, JsonSchema>)
-      : {}
-  const parts = Array.isArray(schema.allOf) ? (schema.allOf as JsonSchema[]) : []
-  return Object.assign({}, ...parts.map(propertiesOf), own) as Record<string, JsonSchema>
+/** A schema and its `allOf` parts, each once (an `allOf` may be recursive, or shared). */
+const allOfParts = (schema: JsonSchema): JsonSchema[] => {
+  const parts: JsonSchema[] = []
+  const seen = new Set<JsonSchema>()
+  const visit = (s: JsonSchema): void => {
+    if (seen.has(s)) return
+    seen.add(s)
+    for (const part of Array.isArray(s.allOf) ? s.allOf : [])
+      if (typeof part === 'object' && part !== null && !Array.isArray(part))
+        visit(part as JsonSchema)
+    parts.push(s)
+  }
+  visit(schema)
+  return parts
 }
+
+/** A schema's properties, those of its `allOf` parts included. */
+export const propertiesOf = (schema: JsonSchema): Record<string, JsonSchema> =>
+  Object.assign(
+    {},
+    ...allOfParts(schema).map((s) =>
+      typeof s.properties === 'object' && s.properties !== null ? s.properties : {},
+    ),
+  ) as Record<string, JsonSchema>
 
 /** A schema's required properties, those of its `allOf` parts included. */
-export const requiredOf = (schema: JsonSchema): string[] => {
-  const own = Array.isArray(schema.required) ? (schema.required as string[]) : []
-  const parts = Array.isArray(schema.allOf) ? (schema.allOf as JsonSchema[]) : []
-  return [...new Set([...own, ...parts.flatMap(requiredOf)])]
-}
+export const requiredOf = (schema: JsonSchema): string[] => [
+  ...new Set(
+    allOfParts(schema).flatMap((s) => (Array.isArray(s.required) ? (s.required as string[]) : [])),
+  ),
+]
 
-const PARAM_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 const shapeOf = (template: string): string => template.replace(/\{[^}]*\}/g, '{}')
 
 const jsonContent = (
@@ -130,6 +146,26 @@ const serversEndIn = (document: OpenApiDocument, basePath: string): boolean => {
 export interface CompileOptions {
   /** The sandbox's base path, e.g. `/v1`. */
   basePath: string
+  /** Collects what compiling noticed (unknown formats, patterns left unchecked). */
+  notices?: SchemaNotices | undefined
+}
+
+/**
+ * Orders two templates: at the first segment where they differ, a literal
+ * segment before one with a parameter in it, and a segment with literal text
+ * around its parameter before a bare `{param}`; else as given (0).
+ */
+const specificity = (a: string, b: string): number => {
+  const left = a.split('/')
+  const right = b.split('/')
+  for (let i = 0; i < Math.min(left.length, right.length); i += 1) {
+    const x = left[i] ?? ''
+    const y = right[i] ?? ''
+    if (x === y) continue
+    const rank = (s: string): number => (!s.includes('{') ? 0 : /^\{[^}]*\}$/.test(s) ? 2 : 1)
+    return rank(x) - rank(y)
+  }
+  return 0
 }
 
 /**
@@ -147,28 +183,44 @@ export const compileOpenApiOperations = (
   options: CompileOptions,
 ): CompiledOperation[] => {
   const dialect = document.openapi.startsWith('3.1') ? '3.1' : '3.0'
-  const compile = createSchemaCompiler(dialect)
+  const schemaCompiler = createSchemaCompiler(dialect, options.notices)
+  /** Where a schema is compiled, for a refusal that names the place. */
+  let place = ''
+  const compile = (schema: JsonSchema): SchemaCheck => {
+    try {
+      return schemaCompiler(schema)
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error)
+      throw new OpenApiDocumentError(
+        `the schema of ${place} cannot be compiled (${reason.split('\n')[0]}). Fix the schema.`,
+      )
+    }
+  }
   const serversEndInBase = serversEndIn(document, options.basePath)
   const found: {
     method: CompiledOperation['method']
     path: string
+    rawPath: string
     operation: OpenApiOperation
     parameters: OpenApiParameter[]
   }[] = []
-  const ids = new Set<string>()
-  for (const [rawPath, item] of Object.entries(document.paths ?? {})) {
-    if (typeof item !== 'object' || item === null) continue
-    const path = relativePath(rawPath, options.basePath, serversEndInBase)
-    for (const segment of path.split('/').slice(1)) {
-      const param = /^\{(.*)\}$/.exec(segment)?.[1]
-      if (param !== undefined && !PARAM_NAME.test(param))
-        throw new OpenApiDocumentError(
-          `the path "${rawPath}" has the parameter "{${param}}"; the sandbox takes names of letters, digits and "_". Rename it.`,
-        )
-    }
+  const ids = new Map<string, string>()
+  const entries = Object.entries(document.paths ?? {}).filter(
+    (entry): entry is [string, OpenApiPathItem] =>
+      typeof entry[1] === 'object' && entry[1] !== null,
+  )
+  // A path made relative must not land on another path of the document (`/v1/things` next to
+  // `/things`): it then keeps its prefix, so neither is served with the other's schemas.
+  const written = new Set(entries.map(([rawPath]) => shapeOf(rawPath)))
+  for (const [rawPath, item] of entries) {
+    const relative = relativePath(rawPath, options.basePath, serversEndInBase)
+    const path = relative !== rawPath && written.has(shapeOf(relative)) ? rawPath : relative
+    const problem = templateProblem(path)
+    if (problem !== undefined)
+      throw new OpenApiDocumentError(`the path "${rawPath}" ${problem}. Fix the path.`)
     for (const method of OPENAPI_METHODS) {
       const operation = item[method]
-      if (operation === undefined) continue
+      if (typeof operation !== 'object' || operation === null) continue
       const upper = method.toUpperCase() as CompiledOperation['method']
       const clash = CONTRACT_OPERATIONS.find(
         (c) => (c.method === upper && c.path === shapeOf(path)) || c.id === operation.operationId,
@@ -177,14 +229,24 @@ export const compileOpenApiOperations = (
         throw new OpenApiDocumentError(
           `${upper} ${rawPath}${operation.operationId === undefined ? '' : ` (${operation.operationId})`} redefines the contract's ${clash.id} (${clash.method} ${options.basePath}${clash.path.replace('{}', '{petId}')}). Remove it from the document: the sandbox answers it.`,
         )
-      const id = operation.operationId ?? `${upper} ${path}`
-      if (ids.has(id))
-        throw new OpenApiDocumentError(`the operationId "${id}" is used twice. Make each unique.`)
-      ids.add(id)
-      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])]
-      found.push({ method: upper, path, operation, parameters })
+      const id =
+        typeof operation.operationId === 'string' ? operation.operationId : `${upper} ${path}`
+      const before = ids.get(id)
+      if (before !== undefined)
+        throw new OpenApiDocumentError(
+          `the operationId "${id}" of ${upper} ${rawPath} is also that of ${before}. Make each unique.`,
+        )
+      ids.set(id, `${upper} ${rawPath}`)
+      const parameters = [
+        ...(Array.isArray(item.parameters) ? item.parameters : []),
+        ...(Array.isArray(operation.parameters) ? operation.parameters : []),
+      ].filter((p): p is OpenApiParameter => typeof p === 'object' && p !== null)
+      found.push({ method: upper, path, rawPath, operation, parameters })
     }
   }
+  // Concrete paths before templated ones (OpenAPI: `/things/special` before `/things/{a}`),
+  // whatever order the document lists them in; otherwise the document's order.
+  found.sort((a, b) => specificity(a.path, b.path))
 
   const compiledParameters = (list: OpenApiParameter[]): CompiledParameter[] => {
     const byKey = new Map<string, OpenApiParameter>()
@@ -233,71 +295,85 @@ export const compileOpenApiOperations = (
         }
       })
 
-  const byPath = new Map<string, typeof found>()
-  for (const f of found) byPath.set(f.path, [...(byPath.get(f.path) ?? []), f])
+  // Item paths that name their parameter differently (`/things/{a}` GET, `/things/{b}` PUT)
+  // are one collection: grouped by shape, each operation reading its own parameter's name.
+  const byShape = new Map<string, typeof found>()
+  for (const f of found) byShape.set(shapeOf(f.path), [...(byShape.get(shapeOf(f.path)) ?? []), f])
   const collections = new Map<string, CollectionShape>()
-  for (const [path, list] of byPath) {
-    const match = /^(.+)\/\{([A-Za-z_][A-Za-z0-9_]*)\}$/.exec(path)
+  for (const [shape, list] of byShape) {
+    if (!/^(.+)\/\{\}$/.test(shape)) continue
+    const first = list[0]
+    const match = first === undefined ? null : /^(.+)\/\{([^{}/]+)\}$/.exec(first.path)
     if (match === null) continue
-    const [, base = '', idParam = ''] = match
-    const onBase = byPath.get(base) ?? []
+    const [, base = ''] = match
+    const onBase = byShape.get(shapeOf(base)) ?? []
     if (onBase.length === 0) continue
     // The record's shape: the item's GET, else its PUT, else the create's answer.
     const source =
       list.find((f) => f.method === 'GET') ??
       list.find((f) => f.method === 'PUT') ??
       onBase.find((f) => f.method === 'POST')
-    const item = source === undefined ? undefined : successOf(source.operation).schema
+    if (source === undefined) continue
+    place = `${source.method} ${source.rawPath}`
+    const item = successOf(source.operation).schema
     if (item === undefined) continue
     const properties = propertiesOf(item)
-    const idField = Object.hasOwn(properties, idParam)
-      ? idParam
-      : Object.hasOwn(properties, 'id')
-        ? 'id'
-        : undefined
+    const names = list.map((f) => /\{([^{}/]+)\}$/.exec(f.path)?.[1] ?? '')
+    const idField =
+      names.find((name) => Object.hasOwn(properties, name)) ??
+      (Object.hasOwn(properties, 'id') ? 'id' : undefined)
     if (idField === undefined) continue
     const idSchema = (Object.hasOwn(properties, idField) ? properties[idField] : undefined) ?? {}
     const idType = idSchema.type === 'integer' || idSchema.type === 'number' ? 'integer' : 'string'
     const idFormat = typeof idSchema.format === 'string' ? idSchema.format : undefined
-    collections.set(base, {
-      path: base,
-      idParam,
+    const collection: CollectionShape = {
+      path: onBase[0]?.path ?? base,
+      idParam: names[0] ?? '',
       idField,
       idType,
       idFormat,
       item,
       properties,
       check: compile(item),
-    })
+    }
+    collections.set(shapeOf(base), collection)
   }
 
   const roleOf = (
     method: CompiledOperation['method'],
     path: string,
   ): { role: OperationRole; collection?: CollectionShape } => {
-    const own = collections.get(path)
+    const own = collections.get(shapeOf(path))
     if (own !== undefined) {
       if (method === 'POST') return { role: 'create', collection: own }
       if (method === 'GET') return { role: 'list', collection: own }
       return { role: 'static' }
     }
-    const parent = /^(.+)\/\{[^}]+\}$/.exec(path)?.[1]
-    const collection = parent === undefined ? undefined : collections.get(parent)
-    if (collection === undefined) return { role: 'static' }
+    const item = /^(.+)\/\{([^{}/]+)\}$/.exec(path)
+    const collection = item === null ? undefined : collections.get(shapeOf(item[1] ?? ''))
+    if (collection === undefined || item === null) return { role: 'static' }
     const role = (
       { GET: 'fetch', PUT: 'replace', PATCH: 'update', DELETE: 'delete', POST: 'static' } as const
     )[method]
-    return role === 'static' ? { role } : { role, collection }
+    // The same collection, read through this template's own parameter name.
+    const idParam = item[2] ?? collection.idParam
+    return role === 'static'
+      ? { role }
+      : {
+          role,
+          collection: idParam === collection.idParam ? collection : { ...collection, idParam },
+        }
   }
 
-  return found.map(({ method, path, operation, parameters }) => {
+  return found.map(({ method, path, rawPath, operation, parameters }) => {
+    place = `${method} ${rawPath}`
     const media = jsonContent(operation.requestBody?.content)
     const success = successOf(operation)
     let { role, collection } = roleOf(method, path)
     // A list is stateful only when its answer is an array of records.
     if (role === 'list' && success.schema?.type !== 'array') role = 'static'
     return {
-      id: operation.operationId ?? `${method} ${path}`,
+      id: typeof operation.operationId === 'string' ? operation.operationId : `${method} ${path}`,
       method,
       path,
       parameters: compiledParameters(parameters),

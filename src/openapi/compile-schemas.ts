@@ -1,8 +1,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormats from 'ajv-formats'
+import { RE2JS } from 're2js'
 import type { JsonSchema } from './openapi-document.js'
-import { toJsonSchema } from './to-json-schema.js'
 
 /** A schema compiled once: true for a valid value, else the problems found. */
 export type SchemaCheck = (value: unknown) => true | readonly ErrorObject[]
@@ -10,8 +10,80 @@ export type SchemaCheck = (value: unknown) => true | readonly ErrorObject[]
 const INT32 = { min: -2_147_483_648, max: 2_147_483_647 }
 
 /**
+ * The largest RE2 program a document's `pattern` may compile to: matching
+ * costs at most the text's length times this (a body is at most 64 KiB).
+ */
+export const MAX_PATTERN_PROGRAM = 5_000
+
+/** Keywords whose value is one subschema. */
+const ONE = [
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'contentSchema',
+  'else',
+  'if',
+  'not',
+  'propertyNames',
+  'then',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+] as const
+/** Keywords whose value is a list of subschemas (`items` too, in its tuple form). */
+const LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'] as const
+/** Keywords whose value maps names to subschemas. */
+const MAPS = [
+  'properties',
+  'patternProperties',
+  'dependentSchemas',
+  '$defs',
+  'definitions',
+] as const
+/**
+ * Left out of what ajv compiles: ids and anchors (every `$ref` is followed
+ * already; two schemas with one `$id` made ajv refuse the document),
+ * dynamic refs (not followed; their place accepts any value), and
+ * annotations that check nothing.
+ */
+const DROPPED = new Set([
+  '$id',
+  'id',
+  '$schema',
+  '$anchor',
+  '$dynamicAnchor',
+  '$recursiveAnchor',
+  '$dynamicRef',
+  '$recursiveRef',
+  '$ref',
+  '$comment',
+  'example',
+  'examples',
+  'description',
+  'title',
+  'discriminator',
+  'xml',
+  'externalDocs',
+  'nullable',
+])
+
+const isObject = (value: unknown): value is JsonSchema =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** What compiling a document's schemas noticed: told once at start, unless quiet. */
+export interface SchemaNotices {
+  /** Formats the validator does not know: their strings are not checked. */
+  unknownFormats: Set<string>
+  /** Patterns RE2 cannot run in linear time (backreferences, lookaround, too large): not checked. */
+  uncheckedPatterns: Set<string>
+}
+
+/**
  * One ajv instance per document (draft 2020-12 for OpenAPI 3.1, draft 7 with
- * 3.0's schemas converted), with ajv-formats and OpenAPI's own formats.
+ * 3.0's `nullable` and boolean exclusive bounds converted), with ajv-formats
+ * and OpenAPI's own formats. A schema reached twice (a `$ref`d component, a
+ * YAML alias, a recursive schema) is given to ajv once, by an id of its own,
+ * and referred to: a cycle stays a cycle and each is compiled once.
+ * `pattern`s run on RE2 (linear time, ECMA-262 syntax with or without `u`).
  * `compile` keeps each validator; every schema is compiled once, at start.
  *
  * @example
@@ -21,8 +93,33 @@ const INT32 = { min: -2_147_483_648, max: 2_147_483_647 }
  */
 export const createSchemaCompiler = (
   dialect: '3.0' | '3.1',
+  notices: SchemaNotices = { unknownFormats: new Set(), uncheckedPatterns: new Set() },
 ): ((schema: JsonSchema) => SchemaCheck) => {
-  const options = { strict: false, allErrors: true, validateSchema: false } as const
+  const regExp = Object.assign(
+    (pattern: string) => {
+      try {
+        const re2 = RE2JS.compile(RE2JS.translateRegExp(pattern))
+        if (re2.programSize() <= MAX_PATTERN_PROGRAM)
+          return { test: (text: string) => re2.test(text) }
+      } catch {}
+      notices.uncheckedPatterns.add(pattern)
+      return { test: () => true }
+    },
+    { code: 'unused: the document’s patterns run on RE2 (decision 0058)' },
+  )
+  const warn = (...args: unknown[]): void => {
+    const text = args.map(String).join(' ')
+    const format = /unknown format "([^"]*)" ignored/.exec(text)?.[1]
+    if (format !== undefined) notices.unknownFormats.add(format)
+  }
+  const options = {
+    strict: false,
+    allErrors: true,
+    validateSchema: false,
+    unicodeRegExp: false,
+    code: { regExp },
+    logger: { log: () => {}, warn, error: warn },
+  } as const
   const ajv = dialect === '3.1' ? new Ajv2020(options) : new Ajv(options)
   addFormats.default(ajv)
   ajv.addFormat('int32', {
@@ -33,13 +130,124 @@ export const createSchemaCompiler = (
   for (const name of ['float', 'double'])
     ajv.addFormat(name, { type: 'number', validate: () => true })
   for (const name of ['byte', 'binary', 'password']) ajv.addFormat(name, () => true)
+  // uniqueItems in linear time: ajv compares every pair of objects (1e5 items took minutes).
+  ajv.removeKeyword('uniqueItems')
+  ajv.addKeyword({
+    keyword: 'uniqueItems',
+    type: 'array',
+    schemaType: 'boolean',
+    errors: true,
+    validate: function unique(this: unknown, on: boolean, data: unknown[]): boolean {
+      if (!on) return true
+      const seen = new Map<string, number>()
+      for (const [index, item] of data.entries()) {
+        const key = canonical(item)
+        const first = seen.get(key)
+        if (first !== undefined) {
+          ;(unique as { errors?: unknown[] }).errors = [
+            {
+              keyword: 'uniqueItems',
+              message: `must NOT have duplicate items (items ## ${first} and ${index} are identical)`,
+              params: { i: index, j: first },
+            },
+          ]
+          return false
+        }
+        seen.set(key, index)
+      }
+      return true
+    },
+  })
+
+  // Schemas reached twice get an id and are added to ajv once (lazily: ajv compiles on first use).
+  const named = new Map<JsonSchema, string>()
+  const seen = new Set<JsonSchema>()
+  const pending: JsonSchema[] = []
+  const nameOf = (schema: JsonSchema): string => {
+    let id = named.get(schema)
+    if (id === undefined) {
+      id = `urn:petstore-sandbox:schema:${named.size}`
+      named.set(schema, id)
+      pending.push(schema)
+    }
+    return id
+  }
+  const sub = (value: unknown, onStack: Set<JsonSchema>): unknown => {
+    if (typeof value === 'boolean') return value
+    if (!isObject(value)) return {}
+    if (named.has(value) || seen.has(value) || onStack.has(value)) return { $ref: nameOf(value) }
+    return body(value, onStack)
+  }
+  const body = (schema: JsonSchema, onStack: Set<JsonSchema>): JsonSchema => {
+    seen.add(schema)
+    onStack.add(schema)
+    const out: JsonSchema = {}
+    for (const [key, value] of Object.entries(schema)) {
+      if (DROPPED.has(key) || key.startsWith('x-')) continue
+      if ((ONE as readonly string[]).includes(key)) out[key] = sub(value, onStack)
+      else if (key === 'items')
+        out[key] = Array.isArray(value) ? value.map((v) => sub(v, onStack)) : sub(value, onStack)
+      else if ((LISTS as readonly string[]).includes(key))
+        out[key] = Array.isArray(value) ? value.map((v) => sub(v, onStack)) : []
+      else if ((MAPS as readonly string[]).includes(key))
+        out[key] = isObject(value)
+          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sub(v, onStack)]))
+          : {}
+      else if (key === 'dependencies' && isObject(value))
+        out[key] = Object.fromEntries(
+          Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v : sub(v, onStack)]),
+        )
+      else out[key] = value
+    }
+    onStack.delete(schema)
+    return dialect === '3.0' ? fromOpenApi30(schema, out) : out
+  }
+  const flush = (): void => {
+    while (pending.length > 0) {
+      const schema = pending.shift() as JsonSchema
+      ajv.addSchema(body(schema, new Set()), named.get(schema))
+    }
+  }
+
   const compiled = new WeakMap<JsonSchema, SchemaCheck>()
   return (schema) => {
     const known = compiled.get(schema)
     if (known !== undefined) return known
-    const validate: ValidateFunction = ajv.compile(toJsonSchema(schema, dialect))
+    const root: JsonSchema =
+      named.has(schema) || seen.has(schema) ? { $ref: nameOf(schema) } : body(schema, new Set())
+    flush()
+    const validate: ValidateFunction = ajv.compile(root)
     const check: SchemaCheck = (value) => (validate(value) ? true : (validate.errors ?? []))
     compiled.set(schema, check)
     return check
   }
+}
+
+/** OpenAPI 3.0's own keywords as JSON Schema: `nullable`, boolean `exclusiveMinimum`/`exclusiveMaximum`. */
+const fromOpenApi30 = (source: JsonSchema, out: JsonSchema): JsonSchema => {
+  if (source.nullable === true) {
+    if (typeof out.type === 'string') out.type = [out.type, 'null']
+    else if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null]
+  }
+  for (const [bound, limit] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (out[bound] === true && typeof out[limit] === 'number') {
+      out[bound] = out[limit]
+      delete out[limit]
+    } else if (typeof out[bound] === 'boolean') delete out[bound]
+  }
+  return out
+}
+
+/** A JSON value as text with object keys sorted: equal values (deep equality) give equal text. */
+const canonical = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
+  if (isObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(',')}}`
+  return JSON.stringify(value) ?? 'undefined'
 }

@@ -1,5 +1,6 @@
-import { $RefParser } from '@apidevtools/json-schema-ref-parser'
+import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
 import { ApiError } from '../../src/http/api-error.js'
 import type { CompiledOperation } from '../../src/openapi/compile-openapi-operations.js'
 import {
@@ -150,7 +151,7 @@ describe('operations from an OpenAPI document (the core)', () => {
   })
 
   it('takes the document as an object, YAML parsed by the caller, leaving it unchanged', async () => {
-    const object = (await new $RefParser().parse(EXTRAS)) as Record<string, unknown>
+    const object = parse(readFileSync(EXTRAS, 'utf8')) as Record<string, unknown>
     const before = structuredClone(object)
     const api = await open(object)
     expect(api.operations).toHaveLength(9)
@@ -339,8 +340,8 @@ describe('operations from an OpenAPI document (the core)', () => {
     [{ openapi: '3.2.0', paths: {} }, /"openapi" is "3\.2\.0"/],
     [{ openapi: '3.1.0' }, /it has no "paths" object/],
     [
-      { openapi: '3.1.0', paths: { '/a/{b-c}': { get: { responses: {} } } } },
-      /the parameter "\{b-c\}"/,
+      { openapi: '3.1.0', paths: { '/a/{b}{c}': { get: { responses: {} } } } },
+      /the path "\/a\/\{b\}\{c\}" "\{b\}\{c\}" has two parameters with nothing between them/,
     ],
   ])('refuses a document it cannot use with one clear line (%#)', async (source, message) => {
     const refused = open(source as string)

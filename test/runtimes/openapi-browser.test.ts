@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
-import { $RefParser } from '@apidevtools/json-schema-ref-parser'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { parse } from 'yaml'
 import { type StaticServer, serveStatic } from '../../examples/app/serve-static.js'
 import type { ConformanceTarget, WireResponse } from '../conformance/parts/target.js'
 import { createPlaywrightTarget } from '../conformance/targets/playwright-target.js'
@@ -12,7 +13,7 @@ import { launchChromium } from '../support/browser/launch-chromium.js'
 // The `openapi` option (contract §20, issue 29) in real Chromium: the document given as an
 // object, through MSW's service worker (the page fetches extras.json and passes it to
 // startSandbox) and through Playwright's page.route (installSandbox in this process).
-const document = (await new $RefParser().parse('examples/openapi/petstore-extras.yaml')) as Record<
+const document = parse(readFileSync('examples/openapi/petstore-extras.yaml', 'utf8')) as Record<
   string,
   unknown
 >

@@ -1,11 +1,10 @@
-import { copyFile, mkdtemp, writeFile } from 'node:fs/promises'
+import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { $RefParser } from '@apidevtools/json-schema-ref-parser'
 import { build } from 'esbuild'
-import { refParserFsPlugin } from '../../../scripts/ref-parser-fs-plugin.mjs'
+import { parse } from 'yaml'
 
 const PAGE =
   '<!doctype html><meta charset="utf-8"><title>sandbox page</title><script type="module" src="/page.js"></script>'
@@ -28,12 +27,10 @@ export const buildSandboxPage = async (): Promise<string> => {
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
-    // As the published build patches the OpenAPI parser for browsers (no Buffer there).
-    plugins: [refParserFsPlugin],
     logLevel: 'warning',
   })
   await writeFile(join(outdir, 'index.html'), PAGE)
-  const extras = await new $RefParser().parse('examples/openapi/petstore-extras.yaml')
+  const extras = parse(await readFile('examples/openapi/petstore-extras.yaml', 'utf8'))
   await writeFile(join(outdir, 'extras.json'), JSON.stringify(extras))
   const worker = createRequire(import.meta.url).resolve('msw/mockServiceWorker.js')
   await copyFile(worker, join(outdir, 'mockServiceWorker.js'))
