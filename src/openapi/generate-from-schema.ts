@@ -154,6 +154,16 @@ const numberFor = (faker: Faker, schema: JsonSchema, integer: boolean): number =
 }
 
 /**
+ * How deep a generated value nests at most, and how many values one answer
+ * holds at most: a recursive schema (a tree, a thread) is generated to a
+ * bounded depth, its optional parts left out past depth 6, and a schema
+ * that demands more (required properties in a cycle) gets empty values there.
+ */
+const MAX_DEPTH = 32
+const MAX_VALUES = 20_000
+let remaining = MAX_VALUES
+
+/**
  * A value valid against a JSON Schema (the document's dereferenced schemas),
  * drawn from a seeded faker: the same faker state gives the same value. An
  * example in the schema wins; `enum` and `const` are honoured; every required
@@ -169,6 +179,10 @@ export const generateFromSchema = (
   name = '',
   depth = 0,
 ): unknown => {
+  if (depth === 0) remaining = MAX_VALUES
+  remaining -= 1
+  // A schema that is its own first choice (`oneOf: [itself, …]`) ends here.
+  if (depth > 2 * MAX_DEPTH) return null
   if (schema.const !== undefined) return schema.const
   if (Array.isArray(schema.enum) && schema.enum.length > 0) {
     const values = schema.enum.filter((v) => v !== null)
@@ -199,10 +213,15 @@ export const generateFromSchema = (
   for (const key of ['oneOf', 'anyOf'] as const) {
     const options = schema[key]
     if (Array.isArray(options) && isObject(options[0]))
-      return generateFromSchema(faker, options[0], name, depth)
+      return generateFromSchema(faker, options[0], name, depth + 1)
   }
   if (schema.default !== undefined) return schema.default
-  switch (typeOf(schema)) {
+  const type = typeOf(schema)
+  if (depth > MAX_DEPTH || remaining <= 0) {
+    if (type === 'object') return {}
+    if (type === 'array') return []
+  }
+  switch (type) {
     case 'object': {
       const out: [string, unknown][] = []
       const properties = isObject(schema.properties) ? schema.properties : {}
@@ -216,7 +235,7 @@ export const generateFromSchema = (
     }
     case 'array': {
       const items = isObject(schema.items) ? schema.items : {}
-      const min = num(schema.minItems) ?? 1
+      const min = num(schema.minItems) ?? (depth > 6 ? 0 : 1)
       const max = Math.max(min, Math.min(num(schema.maxItems) ?? 3, min + 2))
       const count = depth > 6 ? min : faker.number.int({ min, max })
       const values: unknown[] = []
