@@ -261,3 +261,6 @@ process.stdout.write(
     upstream: upstreamLines(settings),
   }),
 )
+// What the sandbox does not check of an OpenAPI document: one line each, none when quiet.
+if (!quiet && app.sandbox.openapi !== undefined)
+  for (const notice of (await app.sandbox.openapi).notices) process.stdout.write(`${notice}\n`)

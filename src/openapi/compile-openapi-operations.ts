@@ -246,7 +246,13 @@ export const compileOpenApiOperations = (
   }
   // Concrete paths before templated ones (OpenAPI: `/things/special` before `/things/{a}`),
   // whatever order the document lists them in; otherwise the document's order.
-  found.sort((a, b) => specificity(a.path, b.path))
+  const ordered: typeof found = []
+  for (const f of found) {
+    const before = ordered.findIndex((g) => specificity(g.path, f.path) > 0)
+    if (before === -1) ordered.push(f)
+    else ordered.splice(before, 0, f)
+  }
+  found.splice(0, found.length, ...ordered)
 
   const compiledParameters = (list: OpenApiParameter[]): CompiledParameter[] => {
     const byKey = new Map<string, OpenApiParameter>()

@@ -16,6 +16,7 @@ import {
   type CompiledOperation,
   compileOpenApiOperations,
 } from './compile-openapi-operations.js'
+import { MAX_PATTERN_PROGRAM, type SchemaNotices } from './compile-schemas.js'
 import { generateFromSchema } from './generate-from-schema.js'
 import { loadOpenApiDocument } from './load-openapi-document.js'
 import type { OpenApiDocument, OpenApiSource } from './openapi-document.js'
@@ -48,6 +49,11 @@ export interface OpenApiOperations {
   /** The document as given, dereferenced (what `/__sandbox/openapi.json` merges in). */
   readonly document: OpenApiDocument
   readonly operations: readonly CompiledOperation[]
+  /**
+   * What the sandbox does not check of the document, one line each (unknown
+   * formats, patterns RE2 cannot run): the CLI prints them at start unless quiet.
+   */
+  readonly notices: readonly string[]
   /** The collections by their key in a store (`collectionKey`: path and fingerprint). */
   readonly collections: ReadonlyMap<string, CollectionShape>
   /**
@@ -107,7 +113,11 @@ export const createOpenApiOperations = async (
   options: CreateOpenApiOptions,
 ): Promise<OpenApiOperations> => {
   const document = await loadOpenApiDocument(options.source)
-  const operations = compileOpenApiOperations(document, { basePath: options.basePath })
+  const found: SchemaNotices = { unknownFormats: new Set(), uncheckedPatterns: new Set() }
+  const operations = compileOpenApiOperations(document, {
+    basePath: options.basePath,
+    notices: found,
+  })
   // The seed's own faker class (no locale: none joins any bundle), an instance of our own.
   const faker = new SeedFaker()
   const seeded = new Map<string, CollectionSnapshot>()
@@ -163,6 +173,7 @@ export const createOpenApiOperations = async (
   const api: OpenApiOperations = {
     document,
     operations,
+    notices: describeNotices(found),
     collections: new Map([...shapes].map(([path, shape]) => [keys.get(path) ?? path, shape])),
     onChange: undefined,
     records,
@@ -249,3 +260,25 @@ export const createOpenApiOperations = async (
   }
   return api
 }
+
+/** A list of at most five quoted items, then how many more. */
+const some = (items: Iterable<string>): string => {
+  const all = [...items]
+  const shown = all
+    .slice(0, 5)
+    .map((item) => JSON.stringify(item.length > 60 ? `${item.slice(0, 57)}...` : item))
+  return `${shown.join(', ')}${all.length > 5 ? ` and ${all.length - 5} more` : ''}`
+}
+
+const describeNotices = (found: SchemaNotices): string[] => [
+  ...(found.unknownFormats.size === 0
+    ? []
+    : [
+        `OpenAPI document: ${found.unknownFormats.size} format${found.unknownFormats.size === 1 ? '' : 's'} the sandbox does not know (${some(found.unknownFormats)}): those strings are not checked against their format.`,
+      ]),
+  ...(found.uncheckedPatterns.size === 0
+    ? []
+    : [
+        `OpenAPI document: ${found.uncheckedPatterns.size} pattern${found.uncheckedPatterns.size === 1 ? '' : 's'} cannot be matched in linear time (a backreference, lookaround, or over ${MAX_PATTERN_PROGRAM} RE2 instructions: ${some(found.uncheckedPatterns)}): those strings are not checked against them.`,
+      ]),
+]

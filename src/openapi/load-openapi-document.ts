@@ -280,43 +280,69 @@ export const loadOpenApiDocument = async (source: OpenApiSource): Promise<OpenAp
     )
   if (typeof document?.paths !== 'object' || document.paths === null)
     throw new OpenApiDocumentError('it has no "paths" object. Add the operations under "paths".')
-  checkDepth(document.paths)
+  checkBounds(document.paths)
   return document as OpenApiDocument
 }
 
 /**
  * The paths once every `$ref` is followed nest at most `DOCUMENT_LIMITS.depth`
  * levels, cycles aside (a chain of 10,000 schemas each naming the next would
- * overflow the validator's compiler). Heights are remembered, so a shared
- * schema is measured once.
+ * overflow the validator's compiler), and no schema demands an answer of more
+ * than `DOCUMENT_LIMITS.values` characters or items (`minLength: 1e8`, arrays
+ * of `minItems` nested: the sandbox generates answers). Each node is measured
+ * once (a shared schema too), so this is linear in the document.
  */
-const checkDepth = (paths: object): void => {
-  const height = new Map<object, number>()
+const checkBounds = (paths: object): void => {
+  const measured = new Map<object, { height: number; weight: number }>()
   const onPath = new Set<object>()
   const at: string[] = ['paths']
-  const measure = (value: object, depth: number): number => {
-    const known = height.get(value)
+  const count = (value: unknown): number =>
+    typeof value === 'number' && Number.isFinite(value) ? Math.max(0, value) : 0
+  const refuse = (why: string): never => {
+    throw new OpenApiDocumentError(
+      `${why} at ${pointer(at.slice(0, 24))}${at.length > 24 ? '/…' : ''}. ${
+        why.startsWith('once') ? 'Make the chain of schemas shorter.' : 'Lower it.'
+      }`,
+    )
+  }
+  const tooDeep = (): never =>
+    refuse(
+      `once its $refs are followed, the document nests deeper than ${DOCUMENT_LIMITS.depth} levels`,
+    )
+  const measure = (value: object, depth: number): { height: number; weight: number } => {
+    const known = measured.get(value)
     if (known !== undefined) {
-      if (depth + known > DOCUMENT_LIMITS.depth) tooDeep()
+      if (depth + known.height > DOCUMENT_LIMITS.depth) tooDeep()
       return known
     }
     if (depth > DOCUMENT_LIMITS.depth) tooDeep()
     onPath.add(value)
-    let own = 0
+    const node = value as Record<string, unknown>
+    let weight = Math.max(count(node.minLength), count(node.minProperties))
+    if (!Array.isArray(value) && node.items === undefined)
+      weight = Math.max(weight, count(node.minItems))
+    if (weight > DOCUMENT_LIMITS.values)
+      refuse(
+        `a schema demands ${weight} characters, items or properties (over ${DOCUMENT_LIMITS.values})`,
+      )
+    let height = 0
     for (const [key, child] of Object.entries(value)) {
       if (typeof child !== 'object' || child === null || onPath.has(child)) continue
       at.push(key)
-      own = Math.max(own, 1 + measure(child, depth + 1))
+      const below = measure(child, depth + 1)
+      height = Math.max(height, 1 + below.height)
+      const times = key === 'items' && !Array.isArray(value) ? Math.max(1, count(node.minItems)) : 1
+      weight = Math.max(weight, times * Math.max(key === 'items' ? 1 : 0, below.weight))
+      if (weight > DOCUMENT_LIMITS.values)
+        refuse(
+          `a schema demands answers of over ${DOCUMENT_LIMITS.values} values (minItems nested)`,
+        )
       at.pop()
     }
     onPath.delete(value)
-    height.set(value, own)
-    return own
-  }
-  const tooDeep = (): never => {
-    throw new OpenApiDocumentError(
-      `once its $refs are followed, the document nests deeper than ${DOCUMENT_LIMITS.depth} levels at ${pointer(at.slice(0, 16))}/… . Make the chain of schemas shorter.`,
-    )
+    const result = { height, weight }
+    measured.set(value, result)
+    return result
   }
   measure(paths, 1)
 }

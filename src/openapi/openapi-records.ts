@@ -171,9 +171,60 @@ const hash64 = (text: string): string => {
  */
 export const collectionKey = (shape: CollectionShape, seed: number): string =>
   `oa:${hash64(
-    JSON.stringify({
+    schemaText({
       seed,
       item: shape.item,
       id: [shape.idField, shape.idType, shape.idFormat ?? null],
     }),
   )}:${shape.path}`
+
+/** The most text a fingerprint reads of a record schema (a big shared schema is cut there). */
+const MAX_SCHEMA_TEXT = 4 * 1024 * 1024
+
+/**
+ * JSON.stringify's text of a schema, but a recursive schema's way back to
+ * itself is written `{"$ref":"#cycle"}` and the text stops at 4 MiB: the
+ * same text for the same document, whatever its `$ref` cycles.
+ */
+const schemaText = (value: unknown): string => {
+  const parts: string[] = []
+  let length = 0
+  const onPath = new Set<unknown>()
+  const write = (text: string): void => {
+    parts.push(text)
+    length += text.length
+  }
+  const visit = (item: unknown): void => {
+    if (length > MAX_SCHEMA_TEXT) return
+    if (typeof item !== 'object' || item === null) {
+      write(JSON.stringify(item) ?? 'null')
+      return
+    }
+    if (onPath.has(item)) {
+      write('{"$ref":"#cycle"}')
+      return
+    }
+    onPath.add(item)
+    if (Array.isArray(item)) {
+      write('[')
+      item.forEach((entry, index) => {
+        if (index > 0) write(',')
+        visit(entry === undefined ? null : entry)
+      })
+      write(']')
+    } else {
+      write('{')
+      let first = true
+      for (const [key, entry] of Object.entries(item)) {
+        if (entry === undefined || typeof entry === 'function') continue
+        write(`${first ? '' : ','}${JSON.stringify(key)}:`)
+        first = false
+        visit(entry)
+      }
+      write('}')
+    }
+    onPath.delete(item)
+  }
+  visit(value)
+  return parts.join('')
+}

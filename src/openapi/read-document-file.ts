@@ -8,6 +8,8 @@ export const DOCUMENT_LIMITS = {
   files: 500,
   /** Nesting of the document as written, and of any schema once its `$ref`s are followed. */
   depth: 200,
+  /** Characters, items or properties a schema may demand of one answer (`minLength`, nested `minItems`). */
+  values: 100_000,
   /** YAML aliases (`*name`); an alias that expands a collection with aliases counts more (yaml's `maxAliasCount`). */
   yamlAliases: 1000,
 } as const
