@@ -15,7 +15,8 @@ interface FaultRoute {
  * it allows (docs/scenarios.md, "Faults in each runtime"): `route.fulfill`
  * sends a whole body at once and cannot stream, so
  * - no head (`empty-response`, `commit-then-drop`): the request fails
- *   (`connectionclosed`), as on the wire;
+ *   (`connectionclosed`, or `connectionreset` for `__drop=reset`), as on the wire;
+ * - `proxy-error`: its 502 without the CORS headers, as a gateway sends it;
  * - a cut body (`reset-mid-body`, `truncated-body`): the head with the whole
  *   body's `Content-Length` and the first half, then the body ends: the page
  *   reads half a body without an error (its `json()` fails);
@@ -39,7 +40,7 @@ export const fulfilFault = async (input: {
   const { route, delivery, cors, hold, onGone } = input
   const head = delivery.head
   if (head === null) {
-    await route.abort('connectionclosed')
+    await route.abort(delivery.end === 'reset' ? 'connectionreset' : 'connectionclosed')
     return
   }
   const gaveUp = async (ms: number): Promise<boolean> => {
@@ -58,7 +59,8 @@ export const fulfilFault = async (input: {
   const body = delivery.body
   await route.fulfill({
     status: head.status,
-    headers: { ...head.headers, ...cors },
+    // A gateway's own answer (`proxy-error`) has no CORS headers: a cross-origin page's fetch fails.
+    headers: delivery.withoutCors ? head.headers : { ...head.headers, ...cors },
     body: Buffer.from(body.buffer, body.byteOffset, body.byteLength),
   })
 }
