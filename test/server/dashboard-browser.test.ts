@@ -252,7 +252,7 @@ describe('the dashboard in Chromium', () => {
       .toContain('2 met a fault, no answer (network-error ×1)')
     expect(await listPets.locator('.count').textContent()).toBe('2')
     const getPet = page.locator('.coverage .operation', { hasText: 'getPet' })
-    expect(await getPet.locator('.met').textContent()).toContain('502 ×1')
+    await expect.poll(async () => getPet.locator('.met').textContent(), WAIT).toContain('502 ×1')
     const createPet = page.locator('.coverage .operation', { hasText: 'createPet' })
     expect(await createPet.locator('.met').textContent()).toContain('not called yet')
     await page.close()
