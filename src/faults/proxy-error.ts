@@ -8,8 +8,10 @@ const PAGE_BYTES = new TextEncoder().encode(PROXY_ERROR_PAGE)
 
 /**
  * 502 `text/html; charset=utf-8` with a gateway's page, whatever the answer
- * was: none of the API's headers (no rate-limit headers, no Error body).
- * `HEAD` gets the head alone.
+ * was: none of the API's headers (no rate-limit headers, no Error body) and,
+ * unless the setting is 1 (`__cors=keep`), none of the sandbox's CORS
+ * headers: a stock gateway's 502 has none, so a cross-origin page sees a
+ * failed fetch (decision 0055). `HEAD` gets the head alone.
  */
 export const proxyError: ShapeFault = (answer) => {
   const headers = {
@@ -21,6 +23,7 @@ export const proxyError: ShapeFault = (answer) => {
       head: { status: 502, headers },
       body: answer.head ? new Uint8Array(0) : PAGE_BYTES,
       end: 'complete',
+      ...(answer.setting === 1 ? {} : { withoutCors: true }),
     },
     journal: { status: 502, headers, body: answer.head ? null : PROXY_ERROR_PAGE },
   }

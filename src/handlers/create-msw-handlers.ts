@@ -121,6 +121,7 @@ const toMswResponse = async (answer: Answer, request: Request): Promise<Response
     // A fault inside the answer (contract §19): its shaped bytes as a body stream.
     return faultToResponse(response.delivery, {
       method,
+      url: request.url,
       signal: request.signal,
       onGone: () => {
         answer.markAborted().catch(() => {})

@@ -1,7 +1,5 @@
+import { pace } from '../faults/pace.js'
 import type { FaultDelivery } from '../http/types.js'
-
-/** A chunk at least this often while a body trickles (contract §19). */
-const TICK_MS = 100
 
 // A Response with one of these statuses cannot have a body.
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([204, 205, 304])
@@ -16,8 +14,19 @@ const brokenBody = (delivery: FaultDelivery): TypeError =>
   )
 
 /**
+ * True in a page (the browser runtime, or a DOM in tests) whose origin is not
+ * the request's: there, an answer without CORS headers is a failed fetch
+ * (MSW's worker answers skip the browser's CORS check, so this does it).
+ */
+const crossOriginPage = (url: string): boolean => {
+  const page = (globalThis as { location?: { origin?: unknown } }).location?.origin
+  return typeof page === 'string' && page !== 'null' && new URL(url).origin !== page
+}
+
+/**
  * A fault's shaped answer as a Fetch Response for MSW, as nearly as a mocked
- * Response allows (docs/scenarios.md, "Faults in each runtime"): no head is
+ * Response allows (docs/scenarios.md, "Faults in each runtime"): no head, or
+ * an answer without CORS headers (`proxy-error`) to a cross-origin page, is
  * `Response.error()` (the fetch rejects); otherwise the head and a body
  * stream that sends the bytes (paced for `slow-body`, on `setTimeout`, so
  * fake timers drive it), then closes, or errors where the wire would break
@@ -26,14 +35,20 @@ const brokenBody = (delivery: FaultDelivery): TypeError =>
  * request (`signal`), before the body's end.
  *
  * @example
- * return faultToResponse(response.delivery, { method: request.method, onGone: () => answer.markAborted() })
+ * return faultToResponse(response.delivery, { method: request.method, url: request.url, onGone: () => answer.markAborted() })
  */
 export const faultToResponse = (
   delivery: FaultDelivery,
-  options: { method: string; signal?: AbortSignal | undefined; onGone: () => void },
+  options: {
+    method: string
+    url: string
+    signal?: AbortSignal | undefined
+    onGone: () => void
+  },
 ): Response => {
   const head = delivery.head
-  if (head === null) return Response.error()
+  if (head === null || (delivery.withoutCors === true && crossOriginPage(options.url)))
+    return Response.error()
   const init = { status: head.status, headers: head.headers }
   if (options.method === 'HEAD' || NULL_BODY_STATUSES.has(head.status))
     return new Response(null, init)
@@ -74,17 +89,14 @@ export const faultToResponse = (
         end()
         return
       }
-      // Tick n has sent rate * n * tick / 1000 bytes (one at least), as the server does.
-      const tick = Math.min(TICK_MS, Math.ceil(1000 / rate))
+      // The server's schedule (src/faults/pace.ts): one byte a second at `__bandwidth=1`.
+      const { tickMs: tick, due: dueAfter } = pace(rate)
       let sent = 0
       let ticks = 0
       const next = (): void => {
         if (finished) return
         ticks++
-        const due = Math.min(
-          body.byteLength,
-          Math.max(sent + 1, Math.floor((rate * ticks * tick) / 1000)),
-        )
+        const due = dueAfter(ticks, sent, body.byteLength)
         controller.enqueue(body.slice(sent, due))
         sent = due
         if (sent >= body.byteLength) end()

@@ -68,8 +68,13 @@ export interface FaultDelivery {
    * RST), `stall` (no byte for `holdMs`, then the connection is destroyed).
    */
   end: 'complete' | 'close' | 'reset' | 'stall'
-  /** How long `stall` holds, in ms. */
+  /** How long `stall` holds, or `reset` pauses after the body before the reset (the server's), in ms. */
   holdMs?: number | undefined
+  /**
+   * Sent without the runtime's CORS headers, as a gateway's own answer
+   * (`proxy-error`): a cross-origin page's fetch fails.
+   */
+  withoutCors?: true | undefined
 }
 
 export interface SandboxResponse {
@@ -84,7 +89,9 @@ export interface SandboxResponse {
   fault?: Fault | undefined
   /**
    * An answer fault's setting, read by the scenario from the request: `slow-body`'s
-   * bytes a second (`__bandwidth`), `stall-after-headers`' hold in ms (`__delay`).
+   * bytes a second (`__bandwidth`), `stall-after-headers`' hold and `reset-mid-body`'s pause in
+   * ms (`__delay`), `commit-then-drop`'s end (`__drop`: 1 a reset) and `proxy-error`'s CORS
+   * headers (`__cors`: 1 kept).
    */
   faultSetting?: number | undefined
   /** How to send a faulty answer (set by the pipeline's last stage, for every fault but `network-error` and `timeout`). */

@@ -15,7 +15,10 @@ interface FaultRoute {
  * it allows (docs/scenarios.md, "Faults in each runtime"): `route.fulfill`
  * sends a whole body at once and cannot stream, so
  * - no head (`empty-response`, `commit-then-drop`): the request fails
- *   (`connectionclosed`), as on the wire;
+ *   (`connectionclosed`, or `connectionreset` for `__drop=reset`), as on the wire;
+ * - `proxy-error` to a cross-origin page: the request fails (`failed`), as
+ *   Chromium fails a gateway's 502 without CORS headers (Playwright would add
+ *   them to a fulfilled answer); a same-origin page gets the 502;
  * - a cut body (`reset-mid-body`, `truncated-body`): the head with the whole
  *   body's `Content-Length` and the first half, then the body ends: the page
  *   reads half a body without an error (its `json()` fails);
@@ -39,7 +42,7 @@ export const fulfilFault = async (input: {
   const { route, delivery, cors, hold, onGone } = input
   const head = delivery.head
   if (head === null) {
-    await route.abort('connectionclosed')
+    await route.abort(delivery.end === 'reset' ? 'connectionreset' : 'connectionclosed')
     return
   }
   const gaveUp = async (ms: number): Promise<boolean> => {
@@ -55,6 +58,12 @@ export const fulfilFault = async (input: {
   const rate = delivery.bytesPerSecond
   if (rate !== undefined && (await gaveUp(Math.ceil((delivery.body.byteLength / rate) * 1000))))
     return
+  if (delivery.withoutCors && Object.keys(cors).length > 0) {
+    // A gateway's answer without CORS headers to a cross-origin page: Chromium would refuse it,
+    // but Playwright adds the headers to what `fulfill` sends, so the request fails here.
+    await route.abort('failed')
+    return
+  }
   const body = delivery.body
   await route.fulfill({
     status: head.status,

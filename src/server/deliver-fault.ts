@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import { pace } from '../faults/pace.js'
 import type { FaultDelivery } from '../http/types.js'
 
 /** The held-answer timers a delivery needs (write-sandbox-response's HeldAnswers fits). */
@@ -6,9 +7,6 @@ interface Holds {
   readonly maxHoldMs: number
   hold(ms: number, then: () => void): () => void
 }
-
-/** The server's pace of `slow-body`: a chunk every 100 ms (contract §19), or one byte when that is sooner. */
-const TICK_MS = 100
 
 /**
  * The head's headers after the `extra` ones (the CORS headers of the hot
@@ -30,8 +28,9 @@ const headLines = (
  * Sends a faulty answer exactly on the wire (contract §19): the head as
  * given, then the body's bytes (paced for `slow-body`), then the end the
  * fault names: the answer's own end, a clean close (FIN) before the body is
- * whole, a reset (RST), or silence for `holdMs` and a destroyed connection.
- * No head: the connection closes with no byte of answer. Resolves when done;
+ * whole, a reset (RST) after a pause of `holdMs`, or silence for `holdMs` and
+ * a destroyed connection. No head: the connection closes (or is reset) with
+ * no byte of answer. Resolves when done;
  * `onGone` is told when the client goes away before the answer is whole.
  *
  * @example
@@ -49,8 +48,10 @@ export const deliverFault = (input: {
   if (socket === null || res.headersSent || res.destroyed) return Promise.resolve()
   const head = delivery.head
   if (head === null) {
-    // A clean close (FIN) once the request is read: no byte of answer.
-    socket.destroySoon()
+    // No byte of answer: a reset (RST; no data waits, so no client can mistake it for an
+    // end), or a clean close (FIN) once the request is read.
+    if (delivery.end === 'reset') socket.resetAndDestroy()
+    else socket.destroySoon()
     return Promise.resolve()
   }
   return new Promise((resolve) => {
@@ -66,7 +67,12 @@ export const deliverFault = (input: {
       resolve()
     }
     const body = delivery.body
-    res.writeHead(head.status, headLines(head.headers, extra))
+    // A gateway's own answer (`proxy-error`) carries none of the sandbox's CORS headers: not the
+    // hot path's (`extra`), nor those a configured `cors` option set on the response already.
+    if (delivery.withoutCors)
+      for (const name of res.getHeaderNames())
+        if (name.startsWith('access-control-')) res.removeHeader(name)
+    res.writeHead(head.status, headLines(head.headers, delivery.withoutCors ? undefined : extra))
     // Called once the body's bytes are handed to the kernel.
     const end = (): void => {
       switch (delivery.end) {
@@ -80,8 +86,10 @@ export const deliverFault = (input: {
           socket.end()
           return
         case 'reset':
-          // A tick later: a reset sent with the bytes still queued discards them.
-          cancel = held.hold(0, () => {
+          // After the pause (`holdMs`): a reset that reaches the client before it read the
+          // bytes is seen by Node's sockets (libuv) as a clean end, and a reset sent with
+          // bytes still queued here discards them (decision 0055).
+          cancel = held.hold(delivery.holdMs ?? 0, () => {
             done()
             socket.resetAndDestroy()
           })
@@ -101,16 +109,13 @@ export const deliverFault = (input: {
       else end()
       return
     }
-    // Paced: tick n has sent rate * n * tick / 1000 bytes (one at least), so the rate holds.
-    const tick = Math.min(TICK_MS, Math.ceil(1000 / rate))
+    // Paced (src/faults/pace.ts): chunk n has sent what the rate allows by then, one byte at least.
+    const { tickMs: tick, due: dueAfter } = pace(rate)
     let sent = 0
     let ticks = 0
     const next = (): void => {
       ticks++
-      const due = Math.min(
-        body.byteLength,
-        Math.max(sent + 1, Math.floor((rate * ticks * tick) / 1000)),
-      )
+      const due = dueAfter(ticks, sent, body.byteLength)
       const chunk = body.subarray(sent, due)
       sent = due
       if (sent >= body.byteLength) res.write(chunk, () => end())

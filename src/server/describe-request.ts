@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { UNDELIVERED_FAULTS } from '../faults/shape-fault.js'
 import type { JournalRecord } from '../journal/journal.js'
 import { redactUrl } from '../journal/redact-secrets.js'
 import type { RequestLogEntry } from './format-log-line.js'
@@ -19,8 +20,10 @@ export const describeRequest = (input: {
   ms: number
 }): RequestLogEntry => {
   const { req, res, entry } = input
+  // `dropped`: no whole answer reached the client. A fault that sends one (`proxy-error`'s 502,
+  // `malformed-json`, a `slow-body` read to its end) shows its status, as delivered.
   const status =
-    entry?.fault !== undefined || !res.writableFinished
+    (entry?.fault !== undefined && UNDELIVERED_FAULTS.has(entry.fault)) || !res.writableFinished
       ? 'dropped'
       : (entry?.status ?? res.statusCode)
   return {

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type StaticServer, serveStatic } from '../../examples/app/serve-static.js'
 import { PROXY_ERROR_PAGE } from '../../src/faults/proxy-error.js'
+import { installSandbox } from '../../src/runtimes/playwright.js'
 import { createPlaywrightTarget } from '../conformance/targets/playwright-target.js'
 import { buildSandboxPage } from '../support/browser/build-sandbox-page.js'
 import { launchChromium } from '../support/browser/launch-chromium.js'
@@ -103,6 +104,21 @@ describe.each(runtimes)('faults inside an answer in $name', (runtime) => {
       rateLimited: false,
       text: PROXY_ERROR_PAGE,
     })
+  })
+
+  it('proxy-error to another origin: fetch rejects, as without CORS headers; __cors=keep reads the 502', async () => {
+    // A stock gateway's 502 has no CORS headers (issue 37 item 9). setupWorker answers a
+    // cross-origin request itself (the browser checks no CORS there); Playwright adds CORS
+    // headers to a fulfilled answer: the sandbox fails the request in both.
+    const other = 'https://gateway.example.test/v1'
+    const page = runtime.page()
+    if (routed) await installSandbox(page, { baseUrl: other })
+    expect(await probe(page, `${other}/pets?__scenario=proxy-error`, { headers })).toMatchObject({
+      rejected: 'TypeError',
+    })
+    expect(
+      await probe(page, `${other}/pets?__scenario=proxy-error&__cors=keep`, { headers }),
+    ).toMatchObject({ status: 502, text: PROXY_ERROR_PAGE })
   })
 
   it('empty-response: fetch rejects with a TypeError', async () => {

@@ -68,6 +68,27 @@ describe('faults inside an answer in the test runner (MSW in Node)', () => {
     })
   })
 
+  it('proxy-error in a page of another origin (a DOM: jsdom, setupWorker) is a failed fetch, unless __cors=keep', async () => {
+    // A stock gateway's 502 has no CORS headers: a browser refuses it to a cross-origin page.
+    const global = globalThis as { location?: unknown }
+    global.location = { origin: 'http://app.example.test' }
+    try {
+      expect(await get('__scenario=proxy-error')).toMatchObject({ rejected: 'TypeError' })
+      expect(await get('__scenario=proxy-error&__cors=keep')).toMatchObject({ status: 502 })
+      global.location = { origin: 'https://api.example.test' }
+      expect(await get('__scenario=proxy-error')).toMatchObject({ status: 502 })
+    } finally {
+      delete global.location
+    }
+  })
+
+  it('commit-then-drop: fetch rejects with a TypeError whichever __drop', async () => {
+    for (const drop of ['close', 'reset'])
+      expect(await get(`__scenario=commit-then-drop&__drop=${drop}`)).toMatchObject({
+        rejected: 'TypeError',
+      })
+  })
+
   it('empty-response: fetch rejects with a TypeError', async () => {
     expect(await get('__scenario=empty-response')).toMatchObject({ rejected: 'TypeError' })
   })

@@ -239,6 +239,25 @@ describe('the dashboard in Chromium', () => {
     }
   })
 
+  it('counts an operation whose only requests met a fault as called (issue 37 item 12)', async () => {
+    const page = await newPage()
+    await openDashboard(page)
+    // No answer to read: the client's fetch rejects (curl would exit with an error).
+    for (const query of ['network-error', 'empty-response'])
+      await fetch(`${origin}/v1/pets?__scenario=${query}`, { headers: FREE }).catch(() => {})
+    await curl(`${origin}/v1/pets/1?__scenario=proxy-error`, FREE)
+    const listPets = page.locator('.coverage .operation', { hasText: 'listPets' })
+    await expect
+      .poll(async () => listPets.locator('.met').textContent(), WAIT)
+      .toContain('2 met a fault, no answer (network-error ×1)')
+    expect(await listPets.locator('.count').textContent()).toBe('2')
+    const getPet = page.locator('.coverage .operation', { hasText: 'getPet' })
+    await expect.poll(async () => getPet.locator('.met').textContent(), WAIT).toContain('502 ×1')
+    const createPet = page.locator('.coverage .operation', { hasText: 'createPet' })
+    expect(await createPet.locator('.met').textContent()).toContain('not called yet')
+    await page.close()
+  })
+
   it('sets, advances and releases the sandbox clock', async () => {
     const page = await newPage()
     await openDashboard(page)

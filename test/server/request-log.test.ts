@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { shouldLogRequest } from '../../src/cli/should-log-request.js'
 import { formatLogLine, type RequestLogEntry } from '../../src/server/format-log-line.js'
 import { createHttpTarget } from '../conformance/targets/http-target.js'
+import { rawExchange, requestText } from '../faults/raw-exchange.js'
 import { sendHttp, sendRaw } from './support/send-raw.js'
 
 // Issue 10 points 8 and 9: the request log is one safe line per request, without secrets.
@@ -64,6 +65,22 @@ describe('the request log', () => {
       session: 'a\u001bb',
     }
     expect(formatLogLine(entry, new Date(0))).not.toMatch(CONTROL)
+  })
+})
+
+describe('the request log of faults (issue 37 item 12)', () => {
+  it.each([
+    ['proxy-error', / GET +\/v1\/pets\?__scenario=proxy-error +502 /],
+    ['malformed-json', / 200 .* malformed-json /],
+    ['slow-body&__bandwidth=10000000', / 200 .* slow-body /],
+    ['truncated-body', / dropped .* truncated-body /],
+    ['reset-mid-body&__delay=0', / dropped .* reset-mid-body /],
+    ['empty-response', / dropped .* empty-response /],
+    ['network-error', / dropped .* network-error /],
+  ])('logs %s as the client got it', async (query, line) => {
+    lines.length = 0
+    await rawExchange(target.origin, requestText('GET', `/v1/pets?__scenario=${query}`))
+    expect(await lastLine()).toMatch(line)
   })
 })
 

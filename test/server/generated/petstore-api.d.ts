@@ -8,12 +8,12 @@ export interface paths {
         parameters: {
             query?: {
                 /**
-                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection fails); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
+                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page, without CORS headers unless `__cors=keep`), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection closes, or is reset with `__drop=reset`); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
                  * @example rate-limited
                  */
                 __scenario?: components["parameters"]["Scenario"];
                 /**
-                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
+                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); with `reset-mid-body`, the standalone server's pause between the half body and the reset (default 100); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
@@ -22,6 +22,16 @@ export interface paths {
                  * @example 200
                  */
                 __bandwidth?: components["parameters"]["Bandwidth"];
+                /**
+                 * @description Sandbox extension: with the `commit-then-drop` scenario, how the connection fails after the operation ran: `close` (a clean close, FIN, as `network-error`; the default) or `reset` (a TCP reset, RST). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__drop`.
+                 * @example reset
+                 */
+                __drop?: components["parameters"]["Drop"];
+                /**
+                 * @description Sandbox extension: with the `proxy-error` scenario, whether its 502 carries the sandbox's CORS headers: `none` (the default: as a stock gateway's 502, so a cross-origin page's fetch fails with a network error) or `keep` (a gateway configured to add them: the page reads the 502). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__cors`.
+                 * @example keep
+                 */
+                __cors?: components["parameters"]["Cors"];
                 /**
                  * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
                  * @example worker-1
@@ -64,12 +74,12 @@ export interface paths {
         parameters: {
             query?: {
                 /**
-                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection fails); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
+                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page, without CORS headers unless `__cors=keep`), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection closes, or is reset with `__drop=reset`); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
                  * @example rate-limited
                  */
                 __scenario?: components["parameters"]["Scenario"];
                 /**
-                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
+                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); with `reset-mid-body`, the standalone server's pause between the half body and the reset (default 100); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
@@ -78,6 +88,16 @@ export interface paths {
                  * @example 200
                  */
                 __bandwidth?: components["parameters"]["Bandwidth"];
+                /**
+                 * @description Sandbox extension: with the `commit-then-drop` scenario, how the connection fails after the operation ran: `close` (a clean close, FIN, as `network-error`; the default) or `reset` (a TCP reset, RST). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__drop`.
+                 * @example reset
+                 */
+                __drop?: components["parameters"]["Drop"];
+                /**
+                 * @description Sandbox extension: with the `proxy-error` scenario, whether its 502 carries the sandbox's CORS headers: `none` (the default: as a stock gateway's 502, so a cross-origin page's fetch fails with a network error) or `keep` (a gateway configured to add them: the page reads the 502). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__cors`.
+                 * @example keep
+                 */
+                __cors?: components["parameters"]["Cors"];
                 /**
                  * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
                  * @example worker-1
@@ -1577,7 +1597,7 @@ export interface components {
                 "application/json": components["schemas"]["NotImplementedError"];
             };
         };
-        /** @description Upstream mode (`--upstream URL`): the upstream could not be reached (`upstream_unavailable`), or with `--strict-upstream` its answer broke the contract (`upstream_contract_violation`). Also the `proxy-error` scenario (contract §19): a gateway's 502 as a load balancer sends it, `text/html; charset=utf-8`, a short page with no Error body and no rate-limit headers (the operation did not run); a client should treat it like a 503 without `Retry-After` and never parse it as JSON. */
+        /** @description Upstream mode (`--upstream URL`): the upstream could not be reached (`upstream_unavailable`), or with `--strict-upstream` its answer broke the contract (`upstream_contract_violation`). Also the `proxy-error` scenario (contract §19): a gateway's 502 as a load balancer sends it, `text/html; charset=utf-8`, a short page with no Error body, no rate-limit headers and no CORS headers unless `__cors=keep` (the operation did not run); a client should treat it like a 503 without `Retry-After` and never parse it as JSON. */
         UpstreamBadGateway: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1664,7 +1684,7 @@ export interface components {
                 "application/json": components["schemas"]["PayloadTooLargeError"];
             };
         };
-        /** @description Upstream mode (`--upstream URL`): the upstream could not be reached (`upstream_unavailable`), or with `--strict-upstream` its answer broke the contract (`upstream_contract_violation`). Also the `proxy-error` scenario (contract §19): a gateway's 502 as a load balancer sends it, `text/html; charset=utf-8`, a short page with no Error body and no rate-limit headers (the operation did not run); a client should treat it like a 503 without `Retry-After` and never parse it as JSON. getPet's answers carry its deprecation headers. */
+        /** @description Upstream mode (`--upstream URL`): the upstream could not be reached (`upstream_unavailable`), or with `--strict-upstream` its answer broke the contract (`upstream_contract_violation`). Also the `proxy-error` scenario (contract §19): a gateway's 502 as a load balancer sends it, `text/html; charset=utf-8`, a short page with no Error body, no rate-limit headers and no CORS headers unless `__cors=keep` (the operation did not run); a client should treat it like a 503 without `Retry-After` and never parse it as JSON. getPet's answers carry its deprecation headers. */
         GetPetUpstreamBadGateway: {
             headers: {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1740,12 +1760,12 @@ export interface components {
          */
         PetId: components["schemas"]["Id"];
         /**
-         * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection fails); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
+         * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page, without CORS headers unless `__cors=keep`), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection closes, or is reset with `__drop=reset`); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
          * @example rate-limited
          */
         Scenario: string;
         /**
-         * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
+         * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); with `reset-mid-body`, the standalone server's pause between the half body and the reset (default 100); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
          * @example 1500
          */
         Delay: number;
@@ -1754,6 +1774,16 @@ export interface components {
          * @example 200
          */
         Bandwidth: number;
+        /**
+         * @description Sandbox extension: with the `commit-then-drop` scenario, how the connection fails after the operation ran: `close` (a clean close, FIN, as `network-error`; the default) or `reset` (a TCP reset, RST). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__drop`.
+         * @example reset
+         */
+        Drop: "close" | "reset";
+        /**
+         * @description Sandbox extension: with the `proxy-error` scenario, whether its 502 carries the sandbox's CORS headers: `none` (the default: as a stock gateway's 502, so a cross-origin page's fetch fails with a network error) or `keep` (a gateway configured to add them: the page reads the 502). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__cors`.
+         * @example keep
+         */
+        Cors: "none" | "keep";
         /**
          * @description Sandbox extension: like the `__scenario` query parameter, which wins when both are sent.
          * @example unavailable
@@ -1810,12 +1840,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection fails); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
+                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page, without CORS headers unless `__cors=keep`), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection closes, or is reset with `__drop=reset`); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
                  * @example rate-limited
                  */
                 __scenario?: components["parameters"]["Scenario"];
                 /**
-                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
+                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); with `reset-mid-body`, the standalone server's pause between the half body and the reset (default 100); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
@@ -1824,6 +1854,16 @@ export interface operations {
                  * @example 200
                  */
                 __bandwidth?: components["parameters"]["Bandwidth"];
+                /**
+                 * @description Sandbox extension: with the `commit-then-drop` scenario, how the connection fails after the operation ran: `close` (a clean close, FIN, as `network-error`; the default) or `reset` (a TCP reset, RST). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__drop`.
+                 * @example reset
+                 */
+                __drop?: components["parameters"]["Drop"];
+                /**
+                 * @description Sandbox extension: with the `proxy-error` scenario, whether its 502 carries the sandbox's CORS headers: `none` (the default: as a stock gateway's 502, so a cross-origin page's fetch fails with a network error) or `keep` (a gateway configured to add them: the page reads the 502). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__cors`.
+                 * @example keep
+                 */
+                __cors?: components["parameters"]["Cors"];
                 /**
                  * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
                  * @example worker-1
@@ -1911,12 +1951,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection fails); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
+                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page, without CORS headers unless `__cors=keep`), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection closes, or is reset with `__drop=reset`); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
                  * @example rate-limited
                  */
                 __scenario?: components["parameters"]["Scenario"];
                 /**
-                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
+                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); with `reset-mid-body`, the standalone server's pause between the half body and the reset (default 100); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
@@ -1925,6 +1965,16 @@ export interface operations {
                  * @example 200
                  */
                 __bandwidth?: components["parameters"]["Bandwidth"];
+                /**
+                 * @description Sandbox extension: with the `commit-then-drop` scenario, how the connection fails after the operation ran: `close` (a clean close, FIN, as `network-error`; the default) or `reset` (a TCP reset, RST). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__drop`.
+                 * @example reset
+                 */
+                __drop?: components["parameters"]["Drop"];
+                /**
+                 * @description Sandbox extension: with the `proxy-error` scenario, whether its 502 carries the sandbox's CORS headers: `none` (the default: as a stock gateway's 502, so a cross-origin page's fetch fails with a network error) or `keep` (a gateway configured to add them: the page reads the 502). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__cors`.
+                 * @example keep
+                 */
+                __cors?: components["parameters"]["Cors"];
                 /**
                  * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
                  * @example worker-1
@@ -2000,12 +2050,12 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection fails); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
+                 * @description Sandbox extension: answer this request with the named scenario (it wins over `X-Sandbox-Scenario`). Built in: `default` (the contract as production answers it), `empty` (no pets), `paginated` (250 pets), `rate-limited` (every request 429 `rate_limit_exceeded`), `banned` (429 `api_key_banned`), `unauthorized` (401 `invalid_api_key`), `server-error` (500 `internal_error`), `unavailable` (503 `service_unavailable` with `Retry-After`), `slow` (answers late; `__delay` sets how late), `timeout` (no answer), `network-error` (the connection fails), `sunset` (getPet answers 410 `operation_removed`), `flaky` (a seeded random share of requests fail); faults inside an answer (contract §19, docs/scenarios.md): `reset-mid-body` (half the body, then a TCP reset), `truncated-body` (the whole `Content-Length`, half the body, then a close), `stall-after-headers` (the headers, then silence for `__delay`), `slow-body` (the body at `__bandwidth` bytes a second), `malformed-json` (the JSON cut at its middle), `proxy-error` (a gateway's 502 HTML page, without CORS headers unless `__cors=keep`), `empty-response` (the connection closes with no byte), `commit-then-drop` (the operation runs, then the connection closes, or is reset with `__drop=reset`); `outage` (a timeline: 60 s `default`, 120 s `unavailable`, 60 s `rate-limited`, then `default`; named per request it runs from the session's first request that names it). A key may carry a scenario (`sandbox-scenario-NAME` selects NAME); this parameter and the header win over it. Users can register their own. An unknown name is 400 `unknown_scenario`, listing the valid names. Scenarios apply after authentication and the rate limit.
                  * @example rate-limited
                  */
                 __scenario?: components["parameters"]["Scenario"];
                 /**
-                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
+                 * @description Sandbox extension: with the `slow` scenario, how long to hold the answer; with `timeout`, how long to hold the request; with `stall-after-headers`, how long to stay silent after the headers (default 30000); with `reset-mid-body`, the standalone server's pause between the half body and the reset (default 100); in milliseconds (a whole number from 0 to 30000). Anything else is 400 `invalid_parameter`.
                  * @example 1500
                  */
                 __delay?: components["parameters"]["Delay"];
@@ -2014,6 +2064,16 @@ export interface operations {
                  * @example 200
                  */
                 __bandwidth?: components["parameters"]["Bandwidth"];
+                /**
+                 * @description Sandbox extension: with the `commit-then-drop` scenario, how the connection fails after the operation ran: `close` (a clean close, FIN, as `network-error`; the default) or `reset` (a TCP reset, RST). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__drop`.
+                 * @example reset
+                 */
+                __drop?: components["parameters"]["Drop"];
+                /**
+                 * @description Sandbox extension: with the `proxy-error` scenario, whether its 502 carries the sandbox's CORS headers: `none` (the default: as a stock gateway's 502, so a cross-origin page's fetch fails with a network error) or `keep` (a gateway configured to add them: the page reads the 502). Anything else, or the parameter repeated, is 400 `invalid_parameter` naming `__cors`.
+                 * @example keep
+                 */
+                __cors?: components["parameters"]["Cors"];
                 /**
                  * @description Sandbox extension (contract §12): answer this request in the named session, a whole sandbox state of its own (pets and id sequence, sticky scenario, clock, quotas, run-time keys, journal), created on first use from the seed. It wins over `X-Sandbox-Session`; a run-time key created in a session always lands there. Ids are 1-64 characters of `A-Z a-z 0-9 . _ -`; anything else is 400 `invalid_parameter`. Never echoed in `Link` URLs.
                  * @example worker-1

@@ -8,7 +8,26 @@ interface OperationRow {
   path: string
   requests: number
   statuses: { status: number; count: number }[]
+  faults: { fault: string; count: number }[]
   unmet: string[]
+}
+
+/**
+ * What the client met of one operation: its statuses with counts, and the
+ * requests that got no answer (a fault: `network-error`, `empty-response`,
+ * a client that gave up) as called all the same.
+ */
+const metText = (o: OperationRow): string => {
+  const met = o.statuses.filter((s) => s.count > 0).map((s) => `${s.status} ×${s.count}`)
+  const answered = o.statuses.reduce((sum, s) => sum + s.count, 0)
+  const unanswered = o.requests - answered
+  if (unanswered > 0) {
+    const named = o.faults.filter((f) => f.count > 0).map((f) => `${f.fault} ×${f.count}`)
+    met.push(
+      `${unanswered} met a fault, no answer${named.length > 0 ? ` (${named.join(', ')})` : ''}`,
+    )
+  }
+  return met.join(' · ') || 'not called yet'
 }
 
 interface Coverage {
@@ -69,10 +88,7 @@ export const CoveragePanel = (props: { requests: number; version: number }) => {
                 <span class="count">{o.requests}</span>
               </div>
               <p class="met">
-                {o.statuses
-                  .filter((s) => s.count > 0)
-                  .map((s) => `${s.status} ×${s.count}`)
-                  .join(' · ') || 'not called yet'}
+                {metText(o)}
                 {o.unmet.length > 0 && (
                   <span class="muted"> · never met: {o.unmet.join(', ')}</span>
                 )}
