@@ -106,19 +106,53 @@ const authorizationOf = (
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /**
- * Regex rules for the headers that name the origin the client called (`Link`,
- * `Location`): the provider verified elsewhere answers with its own origin.
+ * Headers whose value follows the store's state, not the exchange: how many
+ * pets there are. A verifier's provider starts from its state handler's reset,
+ * so they are matched by form (a Pact matcher), as Pact users write them.
  */
-const originRules = (
+const STATE_HEADERS: ReadonlyMap<string, string> = new Map([['x-total-count', '^[0-9]+$']])
+
+/** The `id` of a JSON body (a created resource), as text; undefined for none. */
+const idOf = (json: unknown): string | undefined => {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined
+  const id = (json as { id?: unknown }).id
+  return typeof id === 'number' || typeof id === 'string' ? String(id) : undefined
+}
+
+/**
+ * Matching rules for response headers a provider verified elsewhere, or from
+ * a fresh state, answers differently: those bound to the store's state
+ * (`X-Total-Count`: any whole number), and those that name the origin the
+ * client called (`Link`, `Location`: any origin) or the id the store gave a
+ * created resource (`Location` ending in the body's `id`: any id).
+ */
+const headerRules = (
   headers: Record<string, string[]> | undefined,
   origin: string,
+  json: unknown,
 ): Record<string, PactRegexRule> | undefined => {
-  if (headers === undefined || origin === 'null') return undefined
+  if (headers === undefined) return undefined
   const rules: [string, PactRegexRule][] = []
+  const rule = (name: string, regex: string): void => {
+    rules.push([name, { combine: 'AND', matchers: [{ match: 'regex', regex }] }])
+  }
+  const id = idOf(json)
   for (const [name, [value = '']] of Object.entries(headers)) {
-    if (!value.includes(origin)) continue
-    const regex = value.split(origin).map(escapeRegExp).join('https?://[^/>\\s]+')
-    rules.push([name, { combine: 'AND', matchers: [{ match: 'regex', regex: `^${regex}$` }] }])
+    const state = STATE_HEADERS.get(name)
+    if (state !== undefined) {
+      rule(name, state)
+      continue
+    }
+    const named = origin !== 'null' && value.includes(origin)
+    const tail = id === undefined ? undefined : `/${encodeURIComponent(id)}`
+    const withId = name === 'location' && tail !== undefined && value.endsWith(tail)
+    if (!named && !withId) continue
+    const text = withId ? value.slice(0, -(tail as string).length) : value
+    let regex = named
+      ? text.split(origin).map(escapeRegExp).join('https?://[^/>\\s]+')
+      : escapeRegExp(text)
+    if (withId) regex += '/[^/?#]+'
+    rule(name, `^${regex}$`)
   }
   return rules.length === 0 ? undefined : Object.fromEntries(rules)
 }
@@ -170,7 +204,7 @@ export const buildInteraction = (
   const media = mediaOf(entry.response.headers)
   const responseBody = bodyOf(entry.response.body, media)
   const responseHeaders = headersOf(entry.response.headers)
-  const rules = originRules(responseHeaders, url.origin)
+  const rules = headerRules(responseHeaders, url.origin, responseBody.json)
   const problems: string[] = []
   if (entry.request.bodyTruncated)
     problems.push('the journal kept only the start of the request body')

@@ -34,7 +34,7 @@ export interface PactRequest {
   generators?: { header: Record<string, PactProviderStateGenerator> }
 }
 
-/** A v4 matching rule: the value must match `regex` (a header that names the consumer's origin). */
+/** A v4 matching rule: the value must match `regex` (a header bound to the origin, an id or the store's state). */
 export interface PactRegexRule {
   combine: 'AND'
   matchers: { match: 'regex'; regex: string }[]
@@ -44,7 +44,11 @@ export interface PactResponse {
   status: number
   headers?: Record<string, string[]>
   body?: PactBody
-  /** Headers holding an absolute URL (`Link`, `Location`) match on any origin. */
+  /**
+   * Headers a provider answers differently from a fresh state or at another
+   * address: `X-Total-Count` matches any whole number, `Link` and `Location` any
+   * origin, a `Location` ending in the created resource's id any id.
+   */
   matchingRules?: { header: Record<string, PactRegexRule> }
 }
 
