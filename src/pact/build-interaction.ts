@@ -58,13 +58,40 @@ const mediaOf = (headers: Record<string, string>): string | undefined => headers
 const isJsonMedia = (media: string | undefined): boolean =>
   media !== undefined && /^application\/([a-z0-9.+-]+\+)?json\b/i.test(media.trim())
 
-/** The body as a pact holds it, and its parsed JSON (undefined when it is not JSON). */
+/**
+ * The deepest a JSON body may nest in a pact. The Pact verifier (the Rust
+ * core in pact-core, through serde_json) refuses a whole pact file nested
+ * more than 128 levels ("Failed to parse Pact JSON"), and a body sits 5 levels
+ * down in it: measured, 122 levels load and 123 do not. 100 leaves room.
+ */
+export const MAX_PACT_BODY_DEPTH = 100
+
+/** Whether JSON text nests deeper than `max` (brackets outside strings counted; no parse, no recursion). */
+const nestsDeeper = (text: string, max: number): boolean => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true
+    } else if (c === 93 || c === 125) depth--
+  }
+  return false
+}
+
+/** The body as a pact holds it, its parsed JSON (undefined when it is not JSON), and whether it nests too deep. */
 const bodyOf = (
   text: string | null,
   media: string | undefined,
-): { body?: PactBody; json: unknown } => {
+): { body?: PactBody; json: unknown; tooDeep?: true } => {
   if (text === null || text === '') return { json: undefined }
   const contentType = media?.split(';')[0]?.trim() ?? 'text/plain'
+  if (isJsonMedia(media) && nestsDeeper(text, MAX_PACT_BODY_DEPTH))
+    return { body: { content: text, contentType, encoded: false }, json: undefined, tooDeep: true }
   if (isJsonMedia(media)) {
     try {
       const json: unknown = JSON.parse(text)
@@ -210,6 +237,14 @@ export const buildInteraction = (
     problems.push('the journal kept only the start of the request body')
   if (entry.response.bodyTruncated)
     problems.push('the journal kept only the start of the response body')
+  for (const [what, body] of [
+    ['request', requestBody],
+    ['response', responseBody],
+  ] as const)
+    if (body.tooDeep === true)
+      problems.push(
+        `the ${what} body nests deeper than ${MAX_PACT_BODY_DEPTH} levels: a Pact verifier cannot read a pact that deep (it refuses the whole file past 128)`,
+      )
   const what = entry.operation ?? `${entry.method} ${url.pathname}`
   const interaction: PactInteraction = {
     type: 'Synchronous/HTTP',
