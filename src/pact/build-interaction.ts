@@ -83,11 +83,16 @@ const nestsDeeper = (text: string, max: number): boolean => {
   return false
 }
 
-/** The body as a pact holds it, its parsed JSON (undefined when it is not JSON), and whether it nests too deep. */
+/**
+ * The body as a pact holds it, its parsed JSON (undefined when it is not
+ * JSON), whether it nests too deep, and whether its media type says JSON that
+ * it is not (`broken`): a verifier would send such a body as a JSON string, so
+ * it is written as its bytes (base64), which a verifier sends as they are.
+ */
 const bodyOf = (
   text: string | null,
   media: string | undefined,
-): { body?: PactBody; json: unknown; tooDeep?: true } => {
+): { body?: PactBody; json: unknown; tooDeep?: true; broken?: true } => {
   if (text === null || text === '') return { json: undefined }
   const contentType = media?.split(';')[0]?.trim() ?? 'text/plain'
   if (isJsonMedia(media) && nestsDeeper(text, MAX_PACT_BODY_DEPTH))
@@ -97,7 +102,14 @@ const bodyOf = (
       const json: unknown = JSON.parse(text)
       return { body: { content: json, contentType, encoded: false }, json }
     } catch {
-      // Not JSON after all: kept as text.
+      const bytes = new TextEncoder().encode(text)
+      let binary = ''
+      for (const byte of bytes) binary += String.fromCharCode(byte)
+      return {
+        body: { content: btoa(binary), contentType, encoded: 'base64' },
+        json: undefined,
+        broken: true,
+      }
     }
   }
   return { body: { content: text, contentType, encoded: false }, json: undefined }
@@ -200,6 +212,12 @@ export interface Built {
   key: string
   answer: CheckedAnswer
   problems: string[]
+  /**
+   * Why the exchange is no interaction though it was answered: its answer's
+   * body is not the JSON its Content-Type says (`malformed-json`), which no
+   * verifier can compare; undefined for an exchange a verifier can replay.
+   */
+  unreplayable?: string
 }
 
 /**
@@ -276,6 +294,10 @@ export const buildInteraction = (
     entry.response.body,
     entry.scenario,
   ])
+  const unreplayable =
+    responseBody.broken === true
+      ? `the answer's body is not the JSON its Content-Type says${entry.fault === undefined ? '' : ` (fault ${entry.fault})`}: no verifier can compare it`
+      : undefined
   const answer: CheckedAnswer = {
     operationId: entry.operation,
     method: entry.method,
@@ -284,6 +306,13 @@ export const buildInteraction = (
     contentType: media,
     json: responseBody.json,
     hasBody: responseBody.body !== undefined,
+    gatewayPage: entry.source === 'sandbox' && entry.fault === 'proxy-error',
   }
-  return { interaction, key, answer, problems }
+  return {
+    interaction,
+    key,
+    answer,
+    problems,
+    ...(unreplayable === undefined ? {} : { unreplayable }),
+  }
 }

@@ -4,11 +4,14 @@
  * Only the fields the sandbox fills are typed.
  */
 
-/** A body in a v4 pact: JSON as JSON, anything else as text. */
+/**
+ * A body in a v4 pact: JSON as JSON, anything else as text; a request body
+ * whose media type says JSON that it is not, as its bytes in base64.
+ */
 export interface PactBody {
   content: unknown
   contentType: string
-  encoded: false
+  encoded: false | 'base64'
 }
 
 /** A provider state: the sandbox's scenario, and the plan of the key the client used. */
