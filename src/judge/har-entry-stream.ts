@@ -102,7 +102,7 @@ const MAX_KEPT_TEXT = 2 ** 28 + 8
  * string ends in a NUL (`\u0000`), so it is longer than the journal keeps
  * and is never valid base64: the entry is marked `bodyTruncated` whatever its
  * encoding, and the pact leaves it out as it leaves out a body the journal
- * cut. Chunk boundaries may fall anywhere (inside an escape included); the
+ * cut. Chunk boundaries may fall anywhere (inside an pendingEscape included); the
  * text between strings is only looked at, never copied char by char.
  */
 const createBodyCutter = (limit: number): ((chunk: string) => string) => {
@@ -111,7 +111,7 @@ const createBodyCutter = (limit: number): ((chunk: string) => string) => {
   let dropping = false
   let count = 0
   /** `type`: a backslash was read, its kind comes next; a number: hex digits of `\u` left. */
-  let escape: 'none' | 'type' | number = 'none'
+  let pendingEscape: 'none' | 'type' | number = 'none'
   let afterColon = false
   let key: string | undefined
   let pending: string | undefined
@@ -158,15 +158,15 @@ const createBodyCutter = (limit: number): ((chunk: string) => string) => {
         i++
         continue
       }
-      if (escape === 'type') {
-        escape = chunk.charCodeAt(i) === 117 ? 4 : 'none'
+      if (pendingEscape === 'type') {
+        pendingEscape = chunk.charCodeAt(i) === 117 ? 4 : 'none'
         i++
         continue
       }
-      if (typeof escape === 'number') {
-        const take = Math.min(escape, n - i)
+      if (typeof pendingEscape === 'number') {
+        const take = Math.min(pendingEscape, n - i)
         i += take
-        escape = escape - take === 0 ? 'none' : escape - take
+        pendingEscape = pendingEscape - take === 0 ? 'none' : pendingEscape - take
         continue
       }
       const special = nextSpecial(i)
@@ -197,7 +197,7 @@ const createBodyCutter = (limit: number): ((chunk: string) => string) => {
         if (count + 1 > limit) drop(i)
         count++
       }
-      escape = 'type'
+      pendingEscape = 'type'
       i++
     }
     if (emitFrom !== -1) out += chunk.slice(emitFrom)
