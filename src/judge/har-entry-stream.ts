@@ -102,7 +102,7 @@ const MAX_KEPT_TEXT = 2 ** 28 + 8
  * string ends in a NUL (`\u0000`), so it is longer than the journal keeps
  * and is never valid base64: the entry is marked `bodyTruncated` whatever its
  * encoding, and the pact leaves it out as it leaves out a body the journal
- * cut. Chunk boundaries may fall anywhere (inside an pendingEscape included); the
+ * cut. Chunk boundaries may fall anywhere (inside an escape included); the
  * text between strings is only looked at, never copied char by char.
  */
 const createBodyCutter = (limit: number): ((chunk: string) => string) => {
