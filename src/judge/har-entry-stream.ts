@@ -89,6 +89,122 @@ const createFrameWatch = () => {
   return { token, seen }
 }
 
+/** What stands for the rest of a body string the reader cut: a NUL, as the tokenizer reads JSON. */
+const CUT_MARK = '\\u0000'
+/** The longest body string the reader keeps whatever `--max-body-chars` says (V8's string limit is 2^29 - 24). */
+const MAX_KEPT_TEXT = 2 ** 28 + 8
+
+/**
+ * Cuts the body strings of a HAR's JSON text (the values of `text`:
+ * `postData.text`, `content.text`) to `limit` UTF-16 units, before the
+ * tokenizer builds them: a 600 MB body would otherwise pass V8's longest
+ * string (`Invalid string length`) and the whole file would be refused. A cut
+ * string ends in a NUL (`\u0000`), so it is longer than the journal keeps
+ * and is never valid base64: the entry is marked `bodyTruncated` whatever its
+ * encoding, and the pact leaves it out as it leaves out a body the journal
+ * cut. Chunk boundaries may fall anywhere (inside an escape included); the
+ * text between strings is only looked at, never copied char by char.
+ */
+const createBodyCutter = (limit: number): ((chunk: string) => string) => {
+  let inString = false
+  let cuttable = false
+  let dropping = false
+  let count = 0
+  /** `type`: a backslash was read, its kind comes next; a number: hex digits of `\u` left. */
+  let pendingEscape: 'none' | 'type' | number = 'none'
+  let afterColon = false
+  let key: string | undefined
+  let pending: string | undefined
+  /** The current string while it may be a short key (`text`); undefined once it cannot. */
+  let short: string | undefined = ''
+  return (chunk) => {
+    let out = ''
+    let emitFrom = dropping ? -1 : 0
+    const n = chunk.length
+    let quote = -2
+    let slash = -2
+    const nextSpecial = (from: number): number => {
+      if (quote !== -1 && quote < from) quote = chunk.indexOf('"', from)
+      if (slash !== -1 && slash < from) slash = chunk.indexOf('\\', from)
+      const q = quote === -1 ? n : quote
+      const b = slash === -1 ? n : slash
+      return q < b ? q : b
+    }
+    const drop = (at: number): void => {
+      out += `${chunk.slice(emitFrom, at)}${CUT_MARK}`
+      emitFrom = -1
+      dropping = true
+    }
+    let i = 0
+    while (i < n) {
+      if (!inString) {
+        const c = chunk.charCodeAt(i)
+        if (c === 34) {
+          inString = true
+          cuttable = afterColon && key === 'text'
+          count = 0
+          short = ''
+          afterColon = false
+          pending = undefined
+        } else if (c === 58) {
+          key = pending
+          pending = undefined
+          afterColon = true
+        } else if (c !== 32 && c !== 10 && c !== 13 && c !== 9) {
+          afterColon = false
+          pending = undefined
+          key = undefined
+        }
+        i++
+        continue
+      }
+      if (pendingEscape === 'type') {
+        pendingEscape = chunk.charCodeAt(i) === 117 ? 4 : 'none'
+        i++
+        continue
+      }
+      if (typeof pendingEscape === 'number') {
+        const take = Math.min(pendingEscape, n - i)
+        i += take
+        pendingEscape = pendingEscape - take === 0 ? 'none' : pendingEscape - take
+        continue
+      }
+      const special = nextSpecial(i)
+      if (special > i) {
+        const length = special - i
+        if (short !== undefined)
+          short = short.length + length > 8 ? undefined : short + chunk.slice(i, special)
+        if (cuttable && !dropping) {
+          if (count + length > limit) drop(i + (limit - count))
+          count += length
+        }
+        i = special
+        if (i >= n) break
+      }
+      if (chunk.charCodeAt(i) === 34) {
+        inString = false
+        if (dropping) {
+          dropping = false
+          emitFrom = i
+        }
+        pending = short
+        i++
+        continue
+      }
+      // A backslash: one UTF-16 unit, whatever its length in the text.
+      short = undefined
+      if (cuttable && !dropping) {
+        if (count + 1 > limit) drop(i)
+        count++
+      }
+      pendingEscape = 'type'
+      i++
+    }
+    if (emitFrom !== -1) out += chunk.slice(emitFrom)
+    return out
+  }
+}
+
 const expected = (where: string, kind: Kind | undefined, wanted: string): TypeError =>
   notHar({
     path: where === '' ? [] : where.split('.'),
@@ -115,6 +231,9 @@ export const createHarEntryStream = (
 ): HarEntryStream => {
   const maxBodyChars = options.maxBodyChars ?? DEFAULT_HAR_BODY_CHARS
   const tokenizer = new Tokenizer({ stringBufferSize: 65_536 })
+  // A base64 body needs 4 characters for 3 bytes: keep enough to fill the cap once decoded.
+  const cut = createBodyCutter(Math.min(4 * maxBodyChars + 8, MAX_KEPT_TEXT))
+  const decoder = new TextDecoder()
   const parser = new TokenParser({ paths: ['$.log.entries.*'], keepStack: false })
   const frame = createFrameWatch()
   const numbering = createHarNumbering()
@@ -154,10 +273,14 @@ export const createHarEntryStream = (
     write(chunk) {
       check()
       // Text after the HAR's end reaches the parser as tokens, which it refuses.
-      tokenizer.write(chunk)
+      const text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true })
+      tokenizer.write(cut(text))
       check()
     },
     end() {
+      check()
+      const rest = decoder.decode()
+      if (rest !== '') tokenizer.write(cut(rest))
       check()
       if (!tokenizer.isEnded) tokenizer.end()
       check()

@@ -58,19 +58,58 @@ const mediaOf = (headers: Record<string, string>): string | undefined => headers
 const isJsonMedia = (media: string | undefined): boolean =>
   media !== undefined && /^application\/([a-z0-9.+-]+\+)?json\b/i.test(media.trim())
 
-/** The body as a pact holds it, and its parsed JSON (undefined when it is not JSON). */
+/**
+ * The deepest a JSON body may nest in a pact. The Pact verifier (the Rust
+ * core in pact-core, through serde_json) refuses a whole pact file nested
+ * more than 128 levels ("Failed to parse Pact JSON"), and a body sits 5 levels
+ * down in it: measured, 122 levels load and 123 do not. 100 leaves room.
+ */
+export const MAX_PACT_BODY_DEPTH = 100
+
+/** Whether JSON text nests deeper than `max` (brackets outside strings counted; no parse, no recursion). */
+const nestsDeeper = (text: string, max: number): boolean => {
+  let depth = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 92) i++
+      else if (c === 34) inString = false
+    } else if (c === 34) inString = true
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true
+    } else if (c === 93 || c === 125) depth--
+  }
+  return false
+}
+
+/**
+ * The body as a pact holds it, its parsed JSON (undefined when it is not
+ * JSON), whether it nests too deep, and whether its media type says JSON that
+ * it is not (`broken`): a verifier would send such a body as a JSON string, so
+ * it is written as its bytes (base64), which a verifier sends as they are.
+ */
 const bodyOf = (
   text: string | null,
   media: string | undefined,
-): { body?: PactBody; json: unknown } => {
+): { body?: PactBody; json: unknown; tooDeep?: true; broken?: true } => {
   if (text === null || text === '') return { json: undefined }
   const contentType = media?.split(';')[0]?.trim() ?? 'text/plain'
+  if (isJsonMedia(media) && nestsDeeper(text, MAX_PACT_BODY_DEPTH))
+    return { body: { content: text, contentType, encoded: false }, json: undefined, tooDeep: true }
   if (isJsonMedia(media)) {
     try {
       const json: unknown = JSON.parse(text)
       return { body: { content: json, contentType, encoded: false }, json }
     } catch {
-      // Not JSON after all: kept as text.
+      const bytes = new TextEncoder().encode(text)
+      let binary = ''
+      for (const byte of bytes) binary += String.fromCharCode(byte)
+      return {
+        body: { content: btoa(binary), contentType, encoded: 'base64' },
+        json: undefined,
+        broken: true,
+      }
     }
   }
   return { body: { content: text, contentType, encoded: false }, json: undefined }
@@ -106,19 +145,53 @@ const authorizationOf = (
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /**
- * Regex rules for the headers that name the origin the client called (`Link`,
- * `Location`): the provider verified elsewhere answers with its own origin.
+ * Headers whose value follows the store's state, not the exchange: how many
+ * pets there are. A verifier's provider starts from its state handler's reset,
+ * so they are matched by form (a Pact matcher), as Pact users write them.
  */
-const originRules = (
+const STATE_HEADERS: ReadonlyMap<string, string> = new Map([['x-total-count', '^[0-9]+$']])
+
+/** The `id` of a JSON body (a created resource), as text; undefined for none. */
+const idOf = (json: unknown): string | undefined => {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined
+  const id = (json as { id?: unknown }).id
+  return typeof id === 'number' || typeof id === 'string' ? String(id) : undefined
+}
+
+/**
+ * Matching rules for response headers a provider verified elsewhere, or from
+ * a fresh state, answers differently: those bound to the store's state
+ * (`X-Total-Count`: any whole number), and those that name the origin the
+ * client called (`Link`, `Location`: any origin) or the id the store gave a
+ * created resource (`Location` ending in the body's `id`: any id).
+ */
+const headerRules = (
   headers: Record<string, string[]> | undefined,
   origin: string,
+  json: unknown,
 ): Record<string, PactRegexRule> | undefined => {
-  if (headers === undefined || origin === 'null') return undefined
+  if (headers === undefined) return undefined
   const rules: [string, PactRegexRule][] = []
+  const rule = (name: string, regex: string): void => {
+    rules.push([name, { combine: 'AND', matchers: [{ match: 'regex', regex }] }])
+  }
+  const id = idOf(json)
   for (const [name, [value = '']] of Object.entries(headers)) {
-    if (!value.includes(origin)) continue
-    const regex = value.split(origin).map(escapeRegExp).join('https?://[^/>\\s]+')
-    rules.push([name, { combine: 'AND', matchers: [{ match: 'regex', regex: `^${regex}$` }] }])
+    const state = STATE_HEADERS.get(name)
+    if (state !== undefined) {
+      rule(name, state)
+      continue
+    }
+    const named = origin !== 'null' && value.includes(origin)
+    const tail = id === undefined ? undefined : `/${encodeURIComponent(id)}`
+    const withId = name === 'location' && tail !== undefined && value.endsWith(tail)
+    if (!named && !withId) continue
+    const text = withId ? value.slice(0, -(tail as string).length) : value
+    let regex = named
+      ? text.split(origin).map(escapeRegExp).join('https?://[^/>\\s]+')
+      : escapeRegExp(text)
+    if (withId) regex += '/[^/?#]+'
+    rule(name, `^${regex}$`)
   }
   return rules.length === 0 ? undefined : Object.fromEntries(rules)
 }
@@ -139,6 +212,12 @@ export interface Built {
   key: string
   answer: CheckedAnswer
   problems: string[]
+  /**
+   * Why the exchange is no interaction though it was answered: its answer's
+   * body is not the JSON its Content-Type says (`malformed-json`), which no
+   * verifier can compare; undefined for an exchange a verifier can replay.
+   */
+  unreplayable?: string
 }
 
 /**
@@ -170,12 +249,20 @@ export const buildInteraction = (
   const media = mediaOf(entry.response.headers)
   const responseBody = bodyOf(entry.response.body, media)
   const responseHeaders = headersOf(entry.response.headers)
-  const rules = originRules(responseHeaders, url.origin)
+  const rules = headerRules(responseHeaders, url.origin, responseBody.json)
   const problems: string[] = []
   if (entry.request.bodyTruncated)
     problems.push('the journal kept only the start of the request body')
   if (entry.response.bodyTruncated)
     problems.push('the journal kept only the start of the response body')
+  for (const [what, body] of [
+    ['request', requestBody],
+    ['response', responseBody],
+  ] as const)
+    if (body.tooDeep === true)
+      problems.push(
+        `the ${what} body nests deeper than ${MAX_PACT_BODY_DEPTH} levels: a Pact verifier cannot read a pact that deep (it refuses the whole file past 128)`,
+      )
   const what = entry.operation ?? `${entry.method} ${url.pathname}`
   const interaction: PactInteraction = {
     type: 'Synchronous/HTTP',
@@ -207,6 +294,11 @@ export const buildInteraction = (
     entry.response.body,
     entry.scenario,
   ])
+  const unreplayable =
+    // A body the journal cut is not JSON either: that one is a problem, listed (not a fault).
+    responseBody.broken === true && !entry.response.bodyTruncated
+      ? `the answer's body is not the JSON its Content-Type says${entry.fault === undefined ? '' : ` (fault ${entry.fault})`}: no verifier can compare it`
+      : undefined
   const answer: CheckedAnswer = {
     operationId: entry.operation,
     method: entry.method,
@@ -215,6 +307,13 @@ export const buildInteraction = (
     contentType: media,
     json: responseBody.json,
     hasBody: responseBody.body !== undefined,
+    gatewayPage: entry.source === 'sandbox' && entry.fault === 'proxy-error',
   }
-  return { interaction, key, answer, problems }
+  return {
+    interaction,
+    key,
+    answer,
+    problems,
+    ...(unreplayable === undefined ? {} : { unreplayable }),
+  }
 }

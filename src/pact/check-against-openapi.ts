@@ -180,6 +180,12 @@ export interface CheckedAnswer {
   /** The parsed JSON body; undefined for none or a body that is not JSON. */
   json: unknown
   hasBody: boolean
+  /**
+   * The sandbox's own `proxy-error` page (a gateway's 502 HTML, contract §19):
+   * what the sandbox answers itself always passes, whether or not the document
+   * declares a gateway's page for the operation.
+   */
+  gatewayPage?: boolean
 }
 
 /**
@@ -190,6 +196,7 @@ export interface CheckedAnswer {
  * checkAgainstOpenApi(doc, { operationId: 'listPets', method: 'GET', path: '/v1/pets', status: 200, contentType: 'application/json', json: [], hasBody: true }) // []
  */
 export const checkAgainstOpenApi = (doc: OpenApiDocument, answer: CheckedAnswer): string[] => {
+  if (answer.gatewayPage === true) return []
   const operation = answer.operationId === null ? undefined : findOperation(doc, answer.operationId)
   if (operation === undefined)
     return [`no operation of the OpenAPI document answers ${answer.method} ${answer.path}`]

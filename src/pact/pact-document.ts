@@ -4,11 +4,14 @@
  * Only the fields the sandbox fills are typed.
  */
 
-/** A body in a v4 pact: JSON as JSON, anything else as text. */
+/**
+ * A body in a v4 pact: JSON as JSON, anything else as text; a request body
+ * whose media type says JSON that it is not, as its bytes in base64.
+ */
 export interface PactBody {
   content: unknown
   contentType: string
-  encoded: false
+  encoded: false | 'base64'
 }
 
 /** A provider state: the sandbox's scenario, and the plan of the key the client used. */
@@ -34,7 +37,7 @@ export interface PactRequest {
   generators?: { header: Record<string, PactProviderStateGenerator> }
 }
 
-/** A v4 matching rule: the value must match `regex` (a header that names the consumer's origin). */
+/** A v4 matching rule: the value must match `regex` (a header bound to the origin, an id or the store's state). */
 export interface PactRegexRule {
   combine: 'AND'
   matchers: { match: 'regex'; regex: string }[]
@@ -44,7 +47,11 @@ export interface PactResponse {
   status: number
   headers?: Record<string, string[]>
   body?: PactBody
-  /** Headers holding an absolute URL (`Link`, `Location`) match on any origin. */
+  /**
+   * Headers a provider answers differently from a fresh state or at another
+   * address: `X-Total-Count` matches any whole number, `Link` and `Location` any
+   * origin, a `Location` ending in the created resource's id any id.
+   */
   matchingRules?: { header: Record<string, PactRegexRule> }
 }
 

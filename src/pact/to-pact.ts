@@ -50,6 +50,10 @@ export const createPactCollection = (owners: PactOwners = new Map(), order = 0):
         return
       }
       const built = buildInteraction({ ...entry, status: entry.status, response: entry.response })
+      if (built.unreplayable !== undefined) {
+        skipped.push({ seq: entry.seq, reason: built.unreplayable })
+        return
+      }
       const mine = distinct.get(built.key)
       if (mine !== undefined) {
         mine.seqs.push(entry.seq)

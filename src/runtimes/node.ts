@@ -66,4 +66,9 @@ export const setupSandbox = <const S extends string = never>(
   })
 }
 
+export {
+  type PactSource,
+  type WritePactOptions,
+  writePact,
+} from '../files/write-pact-file.js'
 export * from '../index.js'

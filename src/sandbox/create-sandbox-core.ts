@@ -332,6 +332,7 @@ export const createSandboxCore = <const S extends string = never>(
           },
           mode: createModeControls(modes, id),
           routes: live,
+          openapi,
         })
       : createSessionControls({
           id,
@@ -340,6 +341,7 @@ export const createSandboxCore = <const S extends string = never>(
           resolve: () => memory.session(id),
           mode: createModeControls(modes, id),
           routes: live,
+          openapi,
         })
   const own = controlsOf(DEFAULT_SESSION)
   const resetDefault = own.reset

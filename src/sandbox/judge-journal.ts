@@ -6,6 +6,7 @@ import type { ClientReport } from '../judge/finding.js'
 import type { JudgeTools } from '../judge/judge-tools.js'
 import type { CoverageReport } from '../judge/measure-coverage.js'
 import type { ExpectOptions, RequestMatch } from '../judge/request-match.js'
+import type { OpenApiOperations } from '../openapi/create-openapi-operations.js'
 import type { Operation } from '../operations/operation.js'
 import { CONTRACT_ROUTES, type RouteTable } from '../operations/route-table.js'
 import type { PactExport, PactOptions } from '../pact/pact-document.js'
@@ -52,6 +53,8 @@ export const createJournalJudge = (
   session: string,
   read: ReadJournal,
   routes: RouteTable = CONTRACT_ROUTES,
+  /** The `openapi` option's operations: the pact's pre-check reads them too (issue 37). */
+  openapi?: Promise<OpenApiOperations> | undefined,
 ): JournalJudge => {
   const load = () => import('../judge/judge-on-demand.js')
   // Read when asked: a table completed after creation (an OpenAPI document's operations) counts.
@@ -72,8 +75,12 @@ export const createJournalJudge = (
     pact: async (options) => {
       // Checked before anything loads: a bad name is the caller's mistake, said at once.
       const names = checkPactOptions(options)
-      const { pactOfJournal } = await import('../pact/pact-on-demand.js')
-      return pactOfJournal(await read(), names)
+      const [{ pactOfJournal }, added] = await Promise.all([
+        import('../pact/pact-on-demand.js'),
+        // A refused document leaves the contract's operations: the pact checks against those.
+        openapi?.catch(() => undefined),
+      ])
+      return pactOfJournal(await read(), names, added)
     },
   }
 }

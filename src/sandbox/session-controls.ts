@@ -7,6 +7,7 @@ import { type Har, type ToHarOptions, toHAR } from '../journal/to-har.js'
 import type { ClientReport } from '../judge/finding.js'
 import type { CoverageReport } from '../judge/measure-coverage.js'
 import type { ExpectOptions, RequestMatch } from '../judge/request-match.js'
+import type { OpenApiOperations } from '../openapi/create-openapi-operations.js'
 import type { RouteTable } from '../operations/route-table.js'
 import type { PactExport, PactOptions } from '../pact/pact-document.js'
 import type { ScenarioName } from '../scenarios/built-in-scenarios.js'
@@ -151,6 +152,8 @@ export const createSessionControls = (input: {
   mode: ModeControls
   /** The sandbox's operations (decision 0042); default the contract's. */
   routes?: RouteTable | undefined
+  /** The `openapi` option's operations, loading (the pact's pre-check reads their document). */
+  openapi?: Promise<OpenApiOperations> | undefined
 }): SessionControls<string> => {
   const { id, state, scenarios, resolve, mode } = input
   const clock: SandboxClock = {
@@ -162,7 +165,7 @@ export const createSessionControls = (input: {
       return resolve().clock().frozen
     },
   }
-  const judge = createJournalJudge(id, () => resolve().listJournal(), input.routes)
+  const judge = createJournalJudge(id, () => resolve().listJournal(), input.routes, input.openapi)
   return {
     id,
     get ready() {

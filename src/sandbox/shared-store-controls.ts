@@ -2,6 +2,7 @@ import type { ApiKeyInfo } from '../auth/key-registry.js'
 import type { SandboxClock } from '../clock/clock.js'
 import type { ListPetsQuery } from '../db/pet-records.js'
 import type { PetStore } from '../db/pet-store.js'
+import type { OpenApiOperations } from '../openapi/create-openapi-operations.js'
 import type { RouteTable } from '../operations/route-table.js'
 import type { ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { SharedState } from '../state/shared-store.js'
@@ -41,6 +42,8 @@ export const createSharedStoreControls = (input: {
   mode: ModeControls
   /** The sandbox's operations (decision 0042); default the contract's. */
   routes?: RouteTable | undefined
+  /** The `openapi` option's operations, loading (the pact's pre-check reads their document). */
+  openapi?: Promise<OpenApiOperations> | undefined
 }): SessionControls<string> => {
   const { id, state, scenarios, fallback, mode } = input
   const known = () => state.peek(id)
@@ -52,6 +55,7 @@ export const createSharedStoreControls = (input: {
       return (await state.session(id)).listJournal()
     },
     input.routes,
+    input.openapi,
   )
   const clock: SandboxClock = {
     now: () => known()?.frozen ?? fallback.now(),

@@ -4,6 +4,11 @@
  */
 
 export * from '../core-api.js'
+export {
+  type PactSource,
+  type WritePactOptions,
+  writePact,
+} from '../files/write-pact-file.js'
 export type {
   SkippedCheck,
   VerifyCheck,

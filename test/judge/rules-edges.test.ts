@@ -97,13 +97,56 @@ describe('retry-before-retry-after', () => {
   })
 })
 
+describe('concurrent first attempts (contract §18, issue 37)', () => {
+  it("counts a request at the failing answer's instant as concurrent, one a millisecond later as early", () => {
+    seq = 0
+    const unavailable = (at: number) =>
+      entry(at, { status: 503, code: 'service_unavailable', headers: { 'retry-after': '5' } })
+    expect(rulesOf([unavailable(0), unavailable(0), unavailable(0), entry(5_000)])).toEqual([])
+    seq = 0
+    expect(rulesOf([unavailable(0), entry(1)])).toEqual(['retry-before-retry-after 1,2'])
+  })
+
+  it('counts a request sent while a delayed answer was on its way as concurrent', () => {
+    seq = 0
+    // The 503 left 2 s after its request: a request 1 s after that request had not seen it,
+    // nor one at the instant it left; one a millisecond after it left had.
+    const slow = entry(0, {
+      status: 503,
+      code: 'service_unavailable',
+      delayMs: 2_000,
+      headers: { 'retry-after': '5' },
+    })
+    expect(rulesOf([slow, entry(1_000), entry(2_000)])).toEqual([])
+    seq = 0
+    expect(
+      rulesOf([{ ...slow, seq: 1 }, entry(1_000, { seq: 2 }), entry(2_001, { seq: 3 })]),
+    ).toEqual(['retry-before-retry-after 1,3'])
+  })
+
+  it('judges a request concurrent with a later 503 against the earlier one it could see', () => {
+    seq = 0
+    const unavailable = (at: number, ra: string) =>
+      entry(at, { status: 503, code: 'service_unavailable', headers: { 'retry-after': ra } })
+    // #1 said 10 s; at 1 s, #2 (early) meets a 503 that says 1 s, and #3 is sent at that instant:
+    // #3 could not see #2's answer, but had seen #1's, whose 10 s it ignored.
+    expect(rulesOf([unavailable(0, '10'), unavailable(1_000, '1'), entry(1_000)])).toEqual([
+      'retry-before-retry-after 1,2,3',
+    ])
+  })
+})
+
 describe('no-exponential-backoff', () => {
-  it('finds zero gaps after failed connections (nothing grows from nothing)', () => {
+  it('finds retries that come at once after failed connections (nothing grows from nothing)', () => {
     seq = 0
     const failed = (at: number) => entry(at, { status: null, fault: 'network-error' })
-    expect(rulesOf([failed(0), failed(0), failed(0), failed(0)])).toEqual([
+    // Each the next millisecond: the earliest a retry can be told from a concurrent request.
+    expect(rulesOf([failed(0), failed(1), failed(2), failed(3)])).toEqual([
       'no-exponential-backoff 1,2,3,4',
     ])
+    // The same instant is a burst of first attempts (contract §18): not retries, no waits.
+    seq = 0
+    expect(rulesOf([failed(0), failed(0), failed(0), failed(0)])).toEqual([])
   })
 
   it('needs three retries, and ends the run with the first success', () => {

@@ -42,6 +42,9 @@ const consumerPact = async (): Promise<Pact> => {
       body: JSON.stringify({ name: 'Rex', categoryId: 3, status: 'pending' }),
     })
     await fetch(`${API}/pets`, { method: 'POST', headers: { ...KEY, ...JSON_TYPE }, body: '{}' })
+    // After the create the list says X-Total-Count: 26; a fresh provider (the state handler
+    // resets) says 25: the header is matched by form, not value (issue 37 item 4).
+    await fetch(`${API}/pets?limit=1`, { headers: KEY })
     await fetch(`${API}/pets?__scenario=unavailable`, { headers: KEY })
     await fetch(`${API}/pets/1?__scenario=sunset`, { headers: KEY })
     await fetch(`${API}/pets?__scenario=empty`, { headers: KEY })
@@ -52,6 +55,8 @@ const consumerPact = async (): Promise<Pact> => {
     })
     expect(problems).toEqual([])
     expect(skipped).toHaveLength(1)
+    const afterCreate = pact.interactions.find((i) => i.request.query?.limit?.[0] === '1')
+    expect(afterCreate?.response.headers?.['x-total-count']).toEqual(['26'])
     return pact
   } finally {
     sandbox.close()
@@ -121,6 +126,7 @@ describe('a pact exported from a test run', () => {
       'listPets: 401 missing_api_key',
       'createPet: 201',
       'createPet: 400 validation_failed',
+      'listPets: 200 (3)',
       'listPets: 503 service_unavailable',
       'getPet: 410 operation_removed',
       'listPets: 200',

@@ -95,7 +95,10 @@ const neverGrows = (waits: readonly number[]): boolean => {
  * `no-exponential-backoff` (error): a run of at least three consecutive
  * retries by one caller after 429, 503 or a failed connection whose waits do
  * not grow (contract §18 as amended 2026-11-27). A wait runs from the moment
- * the failed answer reached the client to the next request. Waits set by
+ * the failed answer reached the client to the next request, from the last
+ * failure the client could have seen: a request sent before any failure of
+ * the run had reached it (the same instant, or during a delay) is concurrent,
+ * not a retry, and has no wait (as `retry-before-retry-after` reads it). Waits set by
  * `Retry-After` are not judged: shorter is the other rule's; up to a second,
  * or half of Retry-After, longer kept the server's pace. Of a longer wait, the
  * part past `Retry-After` is the client's own and is judged (decision 0052).
@@ -110,9 +113,10 @@ const neverGrows = (waits: readonly number[]): boolean => {
 export const noExponentialBackoff: Rule = (requests) => {
   const findings: Finding[] = []
   for (const calls of byCaller(requests)) {
+    // The run's requests (failures and retries) and the waits before its retries.
     let run: JudgedRequest[] = []
+    let waits: Wait[] = []
     const evaluate = (): void => {
-      const waits = run.slice(1).map((retry, i) => waitBefore(run[i] as JudgedRequest, retry))
       const own = waits.flatMap((w) => (w.own === null ? [] : [w.own]))
       if (waits.length >= MIN_RETRIES && own.length >= MIN_OWN_WAITS && neverGrows(own)) {
         const first = run[0] as JudgedRequest
@@ -125,12 +129,45 @@ export const noExponentialBackoff: Rule = (requests) => {
         })
       }
       run = []
+      waits = []
+    }
+    // The run's failures whose answers had not reached the client by the last
+    // request, and the last one that had (what a retry waits from).
+    let unseen: JudgedRequest[] = []
+    let seen: JudgedRequest | undefined
+    const see = (at: number): void => {
+      const still: JudgedRequest[] = []
+      for (const failure of unseen) {
+        if (failure.answeredAt >= at) still.push(failure)
+        else if (seen === undefined || failure.answeredAt >= seen.answeredAt) seen = failure
+      }
+      unseen = still
     }
     for (const request of calls) {
       if (run.length > 0) {
+        // A request sent before any failure of the run had reached the client
+        // (the same instant, or during a delay) is concurrent (contract §18):
+        // a first attempt, not a retry, so it has no wait.
+        see(request.at)
+        if (seen === undefined) {
+          if (failed(request)) {
+            run.push(request)
+            unseen.push(request)
+          }
+          continue
+        }
         run.push(request)
-        if (!failed(request)) evaluate()
-      } else if (failed(request)) run = [request]
+        waits.push(waitBefore(seen, request))
+        if (!failed(request)) {
+          evaluate()
+          unseen = []
+          seen = undefined
+        } else unseen.push(request)
+      } else if (failed(request)) {
+        run = [request]
+        unseen = [request]
+        seen = undefined
+      }
     }
     evaluate()
   }

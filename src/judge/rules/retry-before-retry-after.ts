@@ -15,7 +15,12 @@ const describeAnswer = (request: JudgedRequest): string =>
 
 /**
  * `retry-before-retry-after` (error): requests by a caller before the end of
- * the `Retry-After` of its last 429 or 503. One finding per episode: the
+ * the `Retry-After` of the last 429 or 503 it could have seen (contract §18):
+ * one that had reached it, by the sandbox clock, before the request was sent.
+ * A request that shares that answer's instant, or arrived while it was still
+ * being written (during a scenario's delay), is concurrent with it: a first
+ * attempt, not a retry (three panels loaded at once, each meeting a 503, are
+ * not early retries of one another). One finding per episode: the
  * answers whose wait was ignored, and every request until one came on time.
  * The message names the answer whose deadline the episode's last early
  * request missed (a later 429 that moved the deadline, not the first).
@@ -51,7 +56,20 @@ export const retryBeforeRetryAfter: Rule = (requests) => {
       })
       episode = undefined
     }
+    // Back-off answers the caller could not have seen yet: one reaches the client
+    // when it leaves the sandbox (`answeredAt`), and a request sent until that
+    // instant is concurrent with it (a first attempt, not a retry of it).
+    const unseen: JudgedRequest[] = []
+    const see = (at: number): void => {
+      unseen.sort((a, b) => a.answeredAt - b.answeredAt || a.seq - b.seq)
+      while (unseen.length > 0 && (unseen[0] as JudgedRequest).answeredAt < at) {
+        const seen = unseen.shift() as JudgedRequest
+        anchor = seen
+        until = seen.answeredAt + (seen.retryAfterMs ?? 0)
+      }
+    }
     for (const request of calls) {
+      see(request.at)
       const duringBan = request.at < bannedUntil
       if (!duringBan) {
         if (anchor !== undefined && request.at < until) {
@@ -62,10 +80,7 @@ export const retryBeforeRetryAfter: Rule = (requests) => {
       }
       if (isBanAnswer(request) && request.retryAfterMs !== null)
         bannedUntil = Math.max(bannedUntil, request.answeredAt + request.retryAfterMs)
-      else if (isBackOffAnswer(request)) {
-        anchor = request
-        until = request.answeredAt + (request.retryAfterMs ?? 0)
-      }
+      else if (isBackOffAnswer(request)) unseen.push(request)
     }
     close()
   }

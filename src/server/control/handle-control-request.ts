@@ -342,7 +342,9 @@ const CONTROL_ROUTER = createRouter<ControlHandler>()
     coverRequests(session, ctx.sandbox.operations),
   )
   // Contract §21: the journal as a Pact v4 file (docs/pact.md).
-  .add('GET', '/pact', async (_ctx, { session, url }) => pactRequests(session, url))
+  .add('GET', '/pact', async (ctx, { session, url }) =>
+    pactRequests(session, url, ctx.sandbox.openapi),
+  )
   // The journal as an HTTP Archive: opens in browser devtools, replays with routeFromHAR.
   .add('GET', '/requests.har', async (_ctx, { session }) =>
     jsonResponse(200, toHAR(await session.listJournal()), {

@@ -9,6 +9,7 @@ import { measureCoverage } from '../../judge/measure-coverage.js'
 import { reportClient } from '../../judge/report-client.js'
 import type { Operation } from '../../operations/operation.js'
 import { pactNameProblem } from '../../pact/pact-names.js'
+import type { AddedDocument } from '../../pact/pact-on-demand.js'
 import { JUDGE_TOOLS } from '../../sandbox/judge-journal.js'
 import type { SessionState } from '../../state/sandbox-state.js'
 import { type ExpectBody, readRequestFilters, toRequestMatch } from './read-request-filters.js'
@@ -98,7 +99,12 @@ export const coverRequests = async (
  * @example
  * await pactRequests(session, new URL('http://x/__sandbox/pact?consumer=web&provider=pets'))
  */
-export const pactRequests = async (session: SessionState, url: URL): Promise<SandboxResponse> => {
+export const pactRequests = async (
+  session: SessionState,
+  url: URL,
+  /** The `openapi` option's operations: checked against their document too (issue 37). */
+  openapi?: Promise<AddedDocument> | undefined,
+): Promise<SandboxResponse> => {
   const names: Record<'consumer' | 'provider', string> = { consumer: '', provider: '' }
   for (const name of ['consumer', 'provider'] as const) {
     const given = url.searchParams.getAll(name)
@@ -108,6 +114,9 @@ export const pactRequests = async (session: SessionState, url: URL): Promise<San
     if (problem !== undefined) throw invalidParameter(name, problem)
     names[name] = given[0] as string
   }
-  const { pactOfJournal } = await import('../../pact/pact-on-demand.js')
-  return jsonResponse(200, pactOfJournal(await session.listJournal(), names))
+  const [{ pactOfJournal }, added] = await Promise.all([
+    import('../../pact/pact-on-demand.js'),
+    openapi?.catch(() => undefined),
+  ])
+  return jsonResponse(200, pactOfJournal(await session.listJournal(), names, added))
 }

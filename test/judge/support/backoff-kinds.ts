@@ -51,7 +51,9 @@ export const BACKOFF_KINDS: readonly BackoffKind[] = [
     waits: (n, base, r) => each(n, () => base * between(r, 0.8, 1.2)),
     atLeast: 0.99,
   },
-  { name: 'zero', waits: (n) => each(n, () => 0), atLeast: 0.99 },
+  // Zero waits: each retry the next millisecond, the earliest the journal can tell a retry
+  // from a request sent at once with the failed one (contract §18: the same instant is concurrent).
+  { name: 'zero (the next millisecond)', waits: (n) => each(n, () => 1), atLeast: 0.99 },
   {
     name: 'shrinking (halving +-20%)',
     waits: (n, base, r) => each(n, (k) => ((base * 8) / 2 ** k) * between(r, 0.8, 1.2)),
