@@ -130,6 +130,7 @@ describe('keys that carry a scenario', () => {
   })
 
   it('refuses a key whose scenario is unknown, in the options and at run time', () => {
+    // @ts-expect-error an unknown name fails type checking too (decision 0057)
     expect(() => createSandbox({ keys: { k: { plan: 'pro', scenario: 'nope' } } })).toThrow(
       /scenario "nope" is unknown/,
     )
