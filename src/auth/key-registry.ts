@@ -5,6 +5,7 @@ import {
   type PlanLimits,
   type PlanName,
 } from '../contract/plans.js'
+import { listNames, quoteText } from '../http/quote-text.js'
 import { isValidKeyText } from './parse-authorization.js'
 
 /** An API key and what it may do. */
@@ -26,11 +27,13 @@ export interface ApiKeyInfo {
 
 /**
  * A key in the `keys` option: a plan name, or a plan with custom (enterprise)
- * limits and the scenario its requests get.
+ * limits and the scenario its requests get. `N` is the scenario names the
+ * sandbox knows (the built-in ones and your `scenarios`, in `createSandbox`'s
+ * options), so a typo fails type checking.
  */
-export type KeyOption =
+export type KeyOption<N extends string = string> =
   | PlanName
-  | { plan: PlanName; perMinute?: number; perDay?: number; scenario?: string }
+  | { plan: PlanName; perMinute?: number; perDay?: number; scenario?: N }
 
 export interface CreateKeyOptions {
   plan: PlanName
@@ -47,6 +50,9 @@ export const SCENARIO_KEY_PREFIX = 'sandbox-scenario-'
 
 /** Whether a scenario may be carried by a key: the registry's answer, injected (auth sits below scenarios). */
 export type KnowsScenario = (name: string) => boolean
+
+/** The names of the scenarios a key may carry, for a message that lists them. */
+type ScenarioNames = () => readonly string[]
 
 /**
  * The keys one session sees: the sandbox's demo and option keys (less those
@@ -94,6 +100,7 @@ const makeInfo = (
   option: CreateKeyOptions,
   source: ApiKeyInfo['source'],
   knows?: KnowsScenario,
+  names?: ScenarioNames,
 ): ApiKeyInfo => {
   // A generated key is not named in messages: it means nothing to the caller yet.
   const which = option.key === undefined && source === 'runtime' ? 'a new key' : `key "${key}"`
@@ -121,8 +128,11 @@ const makeInfo = (
     option.scenario !== undefined &&
     (typeof option.scenario !== 'string' || !(knows?.(option.scenario) ?? true))
   ) {
+    const given =
+      typeof option.scenario === 'string' ? quoteText(option.scenario) : String(option.scenario)
+    const known = names?.()
     throw new KeyOptionError(
-      `Failed to configure ${which}: scenario "${String(option.scenario)}" is unknown. Use a registered scenario's name.`,
+      `Failed to configure ${which}: scenario ${given} is unknown. ${known === undefined ? "Use a registered scenario's name" : `Use one of ${listNames(known)}`}.`,
     )
   }
   const plan = option.plan
@@ -148,7 +158,10 @@ const makeInfo = (
  */
 export class BaseKeys extends Map<string, ApiKeyInfo> {
   readonly #scenarioKeys = new Map<string, ApiKeyInfo>()
-  constructor(readonly knowsScenario: KnowsScenario = () => false) {
+  constructor(
+    readonly knowsScenario: KnowsScenario = () => false,
+    readonly scenarioNames?: ScenarioNames,
+  ) {
     super()
   }
   override get(key: string): ApiKeyInfo | undefined {
@@ -203,7 +216,8 @@ export const createKeyRegistry = (
           `Failed to create key "${key}": it exists already. Revoke it first or choose another.`,
         )
       const knows = base instanceof BaseKeys ? base.knowsScenario : undefined
-      const info = { ...makeInfo(key, options, 'runtime', knows), session }
+      const names = base instanceof BaseKeys ? base.scenarioNames : undefined
+      const info = { ...makeInfo(key, options, 'runtime', knows, names), session }
       runtime.set(key, info)
       index.set(key, session)
       return info
@@ -230,7 +244,11 @@ export const createKeyRegistry = (
  * The demo keys and the keys of the `keys` option, shared by every session.
  *
  * With `knowsScenario` (the scenario registry's word), the scenario keys
- * `sandbox-scenario-NAME` are valid too, and option keys may carry a scenario.
+ * `sandbox-scenario-NAME` are valid too, and option keys may carry a scenario
+ * (an unknown one is refused, listing `scenarioNames`). A key of the option
+ * that starts with `sandbox-scenario-` is refused: the prefix is the scenario
+ * keys' (contract §19), and such a key would shadow one, or a scenario
+ * registered later.
  *
  * @example
  * createBaseKeys({ 'my-key': 'pro' }).get('my-key')?.plan // 'pro'
@@ -238,13 +256,18 @@ export const createKeyRegistry = (
 export const createBaseKeys = (
   configured: Readonly<Record<string, KeyOption>> = {},
   knowsScenario?: KnowsScenario,
+  scenarioNames?: ScenarioNames,
 ): ReadonlyMap<string, ApiKeyInfo> => {
-  const base = new BaseKeys(knowsScenario)
+  const base = new BaseKeys(knowsScenario, scenarioNames)
   for (const [key, plan] of Object.entries(DEMO_KEYS))
     base.set(key, makeInfo(key, { plan }, 'demo'))
   for (const [key, option] of Object.entries(configured)) {
+    if (key.startsWith(SCENARIO_KEY_PREFIX))
+      throw new KeyOptionError(
+        `Failed to configure key ${quoteText(key)}: keys starting with "${SCENARIO_KEY_PREFIX}" are the scenario keys (${SCENARIO_KEY_PREFIX}NAME answers as scenario NAME on the free plan); choose another name.`,
+      )
     const opts = typeof option === 'string' ? { plan: option } : option
-    base.set(key, makeInfo(key, opts, 'options', knowsScenario))
+    base.set(key, makeInfo(key, opts, 'options', knowsScenario, scenarioNames))
   }
   return base
 }

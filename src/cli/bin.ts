@@ -40,8 +40,15 @@ const upstreamLines = (settings: ServeSettings): string => {
     )
   return lines.join('')
 }
+/** The longest error line the CLI prints: quoted input is cut before, this is the backstop. */
+const MESSAGE_MAX = 4_000
+
 const fail = (code: 1 | 2, message: string): never => {
-  process.stderr.write(`petstore-sandbox: ${message}\n`)
+  const line =
+    message.length > MESSAGE_MAX
+      ? `${message.slice(0, MESSAGE_MAX)}… (${message.length.toLocaleString('en-US')} characters)`
+      : message
+  process.stderr.write(`petstore-sandbox: ${line}\n`)
   if (code === 2) process.stderr.write('Run "petstore-sandbox --help" for the options.\n')
   process.exit(code)
 }
@@ -259,6 +266,14 @@ process.stdout.write(
     dataFile,
     store,
     upstream: upstreamLines(settings),
+    // Loaded by listen: the document's operations, for the `Added:` lines.
+    added:
+      app.sandbox.openapi === undefined
+        ? undefined
+        : {
+            source: typeof settings.openapi === 'string' ? settings.openapi : 'the config file',
+            operations: (await app.sandbox.openapi).operations,
+          },
   }),
 )
 // What the sandbox does not check of an OpenAPI document: one line each, none when quiet.

@@ -16,6 +16,27 @@ export interface BannerFacts {
   store: string | undefined
   /** Upstream mode's lines (each starting with a line break), or ''. */
   upstream?: string
+  /** The operations added from the `openapi` document (`--openapi`), and where it came from. */
+  added?: { source: string; operations: readonly { method: string; path: string }[] } | undefined
+}
+
+/** At most this many added operations are listed; the reference page has them all. */
+const ADDED_SHOWN = 12
+
+/** The `Added:` lines: each operation as `METHOD /path`, a long list cut with how many more. */
+const addedLines = (facts: BannerFacts): string => {
+  if (facts.added === undefined) return ''
+  const { source, operations } = facts.added
+  const base = facts.api.slice(facts.origin.length)
+  const shown = operations
+    .slice(0, ADDED_SHOWN)
+    .map((o) => `\n    ${o.method.padEnd(7)} ${base}${o.path}`)
+    .join('')
+  const more =
+    operations.length > ADDED_SHOWN
+      ? `\n    … and ${operations.length - ADDED_SHOWN} more (all at ${facts.origin}/__sandbox/docs)`
+      : ''
+  return `\n  Added:    ${operations.length} operation${operations.length === 1 ? '' : 's'} from ${source}${shown}${more}`
 }
 
 // A configured key is a credential, and start-up logs end up in CI output: its
@@ -49,7 +70,7 @@ ${keys}
             one of ${facts.scenarios.join(', ')};
             sticky: curl -X PUT -H "Content-Type: application/json" -d '{"name":"slow"}' ${facts.origin}/__sandbox/scenario
   Control:  ${facts.origin}/__sandbox/
-  Docs:     ${facts.origin}/__sandbox/docs (API reference, try-it)${facts.upstream ?? ''}${data}${store}
+  Docs:     ${facts.origin}/__sandbox/docs (API reference, try-it)${addedLines(facts)}${facts.upstream ?? ''}${data}${store}
   Stop:     Ctrl+C
 `
 }

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
+import { FILE_LIMITS, readTextFile, TextFileError } from '../files/read-text-file.js'
 import { CliUsageError } from './cli-usage-error.js'
 
 const MODULES = ['.js', '.mjs', '.cjs']
@@ -24,6 +23,17 @@ const noTypeScript = (file: string): string =>
 export const loadConfigFile = async (file: string): Promise<unknown> => {
   const path = resolve(file)
   const extension = extname(path)
+  // Read first, a module too: only a regular file of at most 16 MiB (never a FIFO, which
+  // would hang the start, nor /dev/zero); a module is then imported from the same path.
+  let text: string
+  try {
+    text = readTextFile(path, FILE_LIMITS.config)
+  } catch (error) {
+    const reason = error instanceof TextFileError ? error : undefined
+    throw new CliUsageError(
+      `Failed to read the config file ${file}: ${reason?.reason === 'missing' ? 'it does not exist' : (reason?.message ?? String(error))}.`,
+    )
+  }
   if ([...MODULES, ...TYPESCRIPT].includes(extension)) {
     let module: Record<string, unknown>
     try {
@@ -32,8 +42,6 @@ export const loadConfigFile = async (file: string): Promise<unknown> => {
       const code = (error as NodeJS.ErrnoException).code
       if (TYPESCRIPT.includes(extension) && code === 'ERR_UNKNOWN_FILE_EXTENSION')
         throw new CliUsageError(noTypeScript(file))
-      if (code === 'ERR_MODULE_NOT_FOUND' && !existsSync(path))
-        throw new CliUsageError(`Failed to read the config file ${file}: it does not exist.`)
       throw new CliUsageError(
         `Failed to load the config file ${file}: ${error instanceof Error ? error.message : String(error)}`,
       )
@@ -56,17 +64,6 @@ export const loadConfigFile = async (file: string): Promise<unknown> => {
         }. Use "export default { ... }" (or defineConfig({ ... }) from petstore-sandbox/server).`,
       )
     return settings
-  }
-  let text: string
-  try {
-    text = await readFile(path, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    throw new CliUsageError(
-      code === 'ENOENT'
-        ? `Failed to read the config file ${file}: it does not exist.`
-        : `Failed to read the config file ${file}: ${error instanceof Error ? error.message : String(error)}`,
-    )
   }
   try {
     return JSON.parse(text)

@@ -1,6 +1,7 @@
 import { dirname, extname, resolve } from 'node:path'
 import * as z from 'zod/mini'
 import { isOwnHandler, type OwnHandler } from '../handlers/check-own-handlers.js'
+import { listNames, quoteText } from '../http/quote-text.js'
 import { BUILT_IN_SCENARIOS } from '../scenarios/scenario-registry.js'
 import { checkConfigScenario } from './check-config-scenario.js'
 import { CliUsageError } from './cli-usage-error.js'
@@ -108,7 +109,7 @@ const unknownStartScenario = (value: unknown): string | undefined => {
   const names = [...BUILT_IN_SCENARIOS.map((s) => s.name), ...own]
   return names.includes(scenario.trim())
     ? undefined
-    : `scenario "${scenario}" is not a scenario (use one of ${names.join(', ')})`
+    : `scenario ${quoteText(scenario)} is not a scenario (use one of ${listNames(names)})`
 }
 
 /**

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { FILE_LIMITS, readTextFile } from '../files/read-text-file.js'
 import type { TimelineSetting } from '../sandbox/resolve-sticky.js'
 import { SETTING_SCHEMAS } from './setting-schemas.js'
 
@@ -17,7 +17,8 @@ export const readTimelineFile = (
 ): TimelineSetting => {
   let value: unknown
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'))
+    // A regular file of at most 1 MiB: never /dev/zero read to the end, nor a FIFO waited on.
+    value = JSON.parse(readTextFile(file, FILE_LIMITS.timeline))
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     return fail(`Failed to read --timeline ${file}: ${reason}. Give a JSON file.`)

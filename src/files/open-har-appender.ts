@@ -116,6 +116,13 @@ const isRunning = (pid: number): boolean => {
  */
 export const openHarAppender = (path: string): RecordAppender & { flush(): Promise<void> } => {
   removeStaleTemps(path)
+  // An existing FIFO, socket, device or directory is refused before it is opened (decision 0057).
+  let existing: ReturnType<typeof statSync> | undefined
+  try {
+    existing = statSync(path)
+  } catch {}
+  if (existing !== undefined && !existing.isFile())
+    fail(path, 'it is not a regular file (a directory, FIFO, socket or device).')
   let fd: number
   try {
     fd = openSync(path, 'a+')

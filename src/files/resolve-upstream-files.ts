@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs'
 import { replayArchiveProblem } from '../upstream/check-replay-archive.js'
 import type { HarInput, UpstreamOptions } from '../upstream/upstream-options.js'
 import { openHarAppender, RECORDING_HEAD, RECORDING_TAIL } from './open-har-appender.js'
+import { FILE_LIMITS, readTextFile, TextFileError } from './read-text-file.js'
 import { RecordingFileError } from './recording-file-error.js'
 
 /** The `upstream` option with its file paths turned into what the core takes. */
@@ -14,12 +14,12 @@ export interface UpstreamFiles {
 const readHarFile = (path: string): HarInput => {
   let text: string
   try {
-    text = readFileSync(path, 'utf8')
+    text = readTextFile(path, FILE_LIMITS.recording)
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    throw new TypeError(
-      `Failed to read the recording ${path}: ${code === 'ENOENT' ? 'no such file' : String(error)}. Record one with --record FILE (or the record option), or export one from the browser's devtools.`,
-    )
+    if (!(error instanceof TextFileError)) throw error
+    // A missing file is a usage error (2); a file that is not one, or too large, the file's fault (1).
+    const message = `Failed to read the recording ${path}: ${error.message}. Record one with --record FILE (or the record option), or export one from the browser's devtools.`
+    throw error.reason === 'missing' ? new TypeError(message) : new RecordingFileError(message)
   }
   let har: unknown
   try {

@@ -3,7 +3,6 @@ import {
   fchmodSync,
   fsyncSync,
   openSync,
-  readFileSync,
   realpathSync,
   renameSync,
   statSync,
@@ -11,6 +10,7 @@ import {
   writeSync,
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
+import { FILE_LIMITS, readTextFile, TextFileError } from './read-text-file.js'
 import { RecordingFileError } from './recording-file-error.js'
 
 let tempCounter = 0
@@ -56,7 +56,14 @@ export const rewriteAsRecording = (
   tail: string,
 ): { size: number; entries: boolean } => {
   const target = realpathSync(path)
-  const entries = entriesOf(readFileSync(target, 'utf8'))
+  let existing: string
+  try {
+    existing = readTextFile(target, FILE_LIMITS.recording)
+  } catch (error) {
+    if (!(error instanceof TextFileError)) throw error
+    throw new RecordingFileError(`Failed to record to ${path}: ${error.message}.`)
+  }
+  const entries = entriesOf(existing)
   if (typeof entries === 'string')
     throw new RecordingFileError(
       `Failed to record to ${path}: the file exists and ${entries}, so the sandbox cannot append to it. It was left as it is: record to another file, or move it away.`,

@@ -3,6 +3,7 @@ import type { FidelitySettings } from '../contract/fidelity.js'
 import type { PetStore } from '../db/pet-store.js'
 import { ApiError } from '../http/api-error.js'
 import type { Awaitable } from '../http/awaitable.js'
+import { listNames, quoteText } from '../http/quote-text.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import { type Har, toHAR } from '../journal/to-har.js'
 import type { OpenApiOperations } from '../openapi/create-openapi-operations.js'
@@ -149,12 +150,9 @@ const resolveStart = (
   option: string | TimelineSetting,
 ): { name: string; timeline: Timeline | undefined } => {
   if (typeof option === 'string' && scenarios.get(option) === undefined) {
-    const names = scenarios
-      .list()
-      .map((s) => s.name)
-      .join(', ')
+    const names = listNames(scenarios.list().map((s) => s.name))
     throw new TypeError(
-      `Failed to create the sandbox: scenario "${option}" is unknown. Use one of ${names}.`,
+      `Failed to create the sandbox: scenario ${quoteText(option)} is unknown. Use one of ${names}.`,
     )
   }
   let sticky: Sticky
@@ -216,7 +214,11 @@ export const createSandboxCore = <const S extends string = never>(
     seed: options.seed,
     pets: options.pets,
     // Scenario keys (contract §19) follow the registry: one registered later gets its key too.
-    baseKeys: createBaseKeys(options.keys, (name) => scenarios.get(name) !== undefined),
+    baseKeys: createBaseKeys(
+      options.keys,
+      (name) => scenarios.get(name) !== undefined,
+      () => scenarios.list().map((s) => s.name),
+    ),
     rateLimit: options.rateLimit,
     journalSize: options.journalSize,
     journalMaxEntries: options.journalMaxEntries,

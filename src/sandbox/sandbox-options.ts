@@ -31,8 +31,12 @@ export interface SandboxOptions<S extends string = never> extends Partial<Fideli
   seed?: number
   /** How many pets to seed (default 25; ids 1..pets). */
   pets?: number
-  /** Extra API keys: `{ 'my-key': 'pro' }` or `{ 'big-co': { plan: 'enterprise', perMinute: 20_000 } }`. */
-  keys?: Record<string, KeyOption>
+  /**
+   * Extra API keys: `{ 'my-key': 'pro' }` or `{ 'big-co': { plan: 'enterprise', perMinute: 20_000 } }`;
+   * `{ plan, scenario }` for a key whose requests get that scenario (a built-in name or one of
+   * `scenarios`). A key starting with `sandbox-scenario-` is refused: those are the scenario keys.
+   */
+  keys?: Record<string, KeyOption<ScenarioName<NoInfer<S>>>>
   /**
    * The sticky scenario at start and after reset (default `default`): a
    * built-in name or one of `scenarios`, or a timeline

@@ -1,4 +1,5 @@
 import { ApiError } from '../http/api-error.js'
+import { listNames, quoteText } from '../http/quote-text.js'
 import { builtInScenarios } from './built-in-scenarios.js'
 import type { Scenario } from './define-scenario.js'
 
@@ -44,7 +45,7 @@ export const createScenarioRegistry = (
       if (scenario !== undefined) return scenario
       throw new ApiError(
         'unknown_scenario',
-        `Unknown scenario "${name}". Valid scenarios: ${[...scenarios.keys()].join(', ')}.`,
+        `Unknown scenario ${quoteText(name)}. Valid scenarios: ${listNames([...scenarios.keys()])}.`,
       )
     },
     list: () => [...scenarios.values()],

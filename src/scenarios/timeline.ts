@@ -1,3 +1,4 @@
+import { quoteText } from '../http/quote-text.js'
 /** One phase of a timeline: a scenario, answering for `forMs` of the sandbox clock. */
 export interface TimelinePhase {
   scenario: string
@@ -161,7 +162,7 @@ export const timelineProblems = (
     else if (!known(scenario))
       problems.push({
         field: `${at}.scenario`,
-        message: `"${scenario}" is not a scenario a phase can be (unknown, or a timeline itself)`,
+        message: `${quoteText(scenario)} is not a scenario a phase can be (unknown, or a timeline itself)`,
       })
     if (typeof forMs !== 'number' || !Number.isInteger(forMs) || forMs < 1 || forMs > MAX_PHASE_MS)
       problems.push({

@@ -19,7 +19,8 @@ export interface SandboxConfig<S extends string = never> {
   pets?: number
   /** The sticky scenario at start and after a reset: a built-in one or one of `scenarios`. */
   scenario?: BuiltInScenarioName | NoInfer<S>
-  keys?: Record<string, KeyOption>
+  /** Extra keys; a key's `scenario` is a built-in one or one of `scenarios`. */
+  keys?: Record<string, KeyOption<BuiltInScenarioName | NoInfer<S>>>
   /** The data file, relative to the config file's folder. */
   data?: string
   adminToken?: string

@@ -51,9 +51,10 @@ describe('--key with a scenario', () => {
       plan: 'pro',
       scenario: 'unavailable',
     })
-    expect(() => createSandbox({ keys: { app: { plan: 'pro', scenario: 'unavailble' } } })).toThrow(
-      /scenario "unavailble" is unknown/,
-    )
+    expect(() =>
+      // @ts-expect-error a typo fails type checking too (decision 0057)
+      createSandbox({ keys: { app: { plan: 'pro', scenario: 'unavailble' } } }),
+    ).toThrow(/scenario "unavailble" is unknown\. Use one of default, empty, .*, outage\.$/)
   })
 })
 

@@ -130,11 +130,31 @@ describe('keys that carry a scenario', () => {
   })
 
   it('refuses a key whose scenario is unknown, in the options and at run time', () => {
+    // @ts-expect-error an unknown name fails type checking too (decision 0057)
     expect(() => createSandbox({ keys: { k: { plan: 'pro', scenario: 'nope' } } })).toThrow(
       /scenario "nope" is unknown/,
     )
     expect(() => sandbox.keys.create({ plan: 'pro', scenario: 'nope' })).toThrow(
       /scenario "nope" is unknown/,
     )
+  })
+
+  it("lists the names it knows when a key's scenario is unknown (issue 37 item 12), cutting a long one", () => {
+    expect(() =>
+      // @ts-expect-error a typo of "slow"
+      createSandbox({ scenarios: [maintenance], keys: { k: { plan: 'free', scenario: 'slwo' } } }),
+    ).toThrow(
+      /^Failed to configure key "k": scenario "slwo" is unknown\. Use one of default, empty, paginated, .*, slow, .*, outage, maintenance\.$/,
+    )
+    expect(() => sandbox.keys.create({ plan: 'pro', scenario: 'x'.repeat(100_000) })).toThrow(
+      /^Failed to configure a new key: scenario "x{80}…" \(100,000 characters\) is unknown\. Use one of default, .*, maintenance\.$/,
+    )
+  })
+
+  it('refuses an option key that is a scenario key (issue 37 item 18): it would shadow it', () => {
+    for (const key of ['sandbox-scenario-unavailable', 'sandbox-scenario-not-yet-registered'])
+      expect(() => createSandbox({ keys: { [key]: 'enterprise' } })).toThrow(
+        `Failed to configure key "${key}": keys starting with "sandbox-scenario-" are the scenario keys`,
+      )
   })
 })

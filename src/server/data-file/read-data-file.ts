@@ -1,5 +1,5 @@
-import { readFile, stat } from 'node:fs/promises'
 import type { PetStoreSnapshot } from '../../db/pet-store.js'
+import { FILE_LIMITS, readTextFile, TextFileError } from '../../files/read-text-file.js'
 import { describeIssue, OWN_WORDS } from '../../http/describe-issue.js'
 import { dataFileSchema } from './data-file-schema.js'
 
@@ -23,9 +23,6 @@ export class DataFileError extends Error {
   override name = 'DataFileError'
 }
 
-const isMissing = (error: unknown): boolean =>
-  error instanceof Error && (error as NodeJS.ErrnoException).code === 'ENOENT'
-
 /**
  * Reads and checks a data file. Resolves undefined when it does not exist;
  * rejects with a DataFileError saying what is wrong when it cannot be read,
@@ -41,20 +38,13 @@ export const readDataFile = async (
 ): Promise<DataFileSnapshot | undefined> => {
   let text: string
   try {
-    // Before reading: opening a FIFO for reading waits for a writer, forever.
-    const info = await stat(path)
-    if (!info.isFile()) {
-      throw new DataFileError(
-        `Failed to read the data file ${path}: it is not a regular file (a directory, FIFO, socket or device). Pass the path of a JSON file.`,
-      )
-    }
-    text = await readFile(path, 'utf8')
+    // A regular file (a FIFO would hang the start, /dev/zero never end), bounded (decision 0057).
+    text = readTextFile(path, FILE_LIMITS.dataFile)
   } catch (error) {
-    if (error instanceof DataFileError) throw error
-    if (isMissing(error)) return undefined
-    const reason = error instanceof Error ? error.message : String(error)
+    if (!(error instanceof TextFileError)) throw error
+    if (error.reason === 'missing') return undefined
     throw new DataFileError(
-      `Failed to read the data file ${path}: ${reason}. Check the path and its permissions.`,
+      `Failed to read the data file ${path}: ${error.message}. ${error.reason === 'unreadable' ? 'Check the path and its permissions.' : 'Pass the path of a JSON file.'}`,
     )
   }
   let value: unknown

@@ -6,13 +6,25 @@ interface Server {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value)
 
-/** A `servers` list with each URL's origin replaced by `origin` (its path kept). */
+/** A URL's path, or undefined for a URL that does not parse (`http://[::1`). */
+const pathOf = (url: string, origin: string): string | undefined => {
+  try {
+    return new URL(url, origin).pathname.replace(/\/$/, '')
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * A `servers` list with each URL's origin replaced by `origin` (its path kept). A URL
+ * that does not parse is left out (one operation's typo must not blank the page, issue 37
+ * item 17); `[]` when none is left, and the operation falls back to the document's servers.
+ */
 const moved = (servers: unknown, origin: string): Server[] | undefined => {
   if (!Array.isArray(servers)) return undefined
-  return servers.filter(isRecord).map((server) => {
-    const url = typeof server.url === 'string' ? server.url : '/'
-    const path = new URL(url, origin).pathname.replace(/\/$/, '')
-    return { ...server, url: `${origin}${path}` }
+  return servers.filter(isRecord).flatMap((server) => {
+    const path = pathOf(typeof server.url === 'string' ? server.url : '/', origin)
+    return path === undefined ? [] : [{ ...server, url: `${origin}${path}` }]
   })
 }
 
@@ -67,14 +79,16 @@ export const prepareForTryIt = (
     if (!isRecord(item)) continue
     const copy = new Map<string, unknown>(Object.entries(item))
     const own = moved(item.servers, origin)
-    if (own !== undefined) copy.set('servers', own)
+    if (own?.length === 0) copy.delete('servers')
+    else if (own !== undefined) copy.set('servers', own)
     if (item.parameters !== undefined)
       copy.set('parameters', withoutSelectorExamples(item.parameters))
     for (const [method, operation] of Object.entries(item)) {
       if (!isRecord(operation) || method === 'parameters' || method === 'servers') continue
       const changed: Record<string, unknown> = { ...operation }
       const servers = moved(operation.servers, origin)
-      if (servers !== undefined) changed.servers = servers
+      if (servers?.length === 0) delete changed.servers
+      else if (servers !== undefined) changed.servers = servers
       if (operation.parameters !== undefined)
         changed.parameters = withoutSelectorExamples(operation.parameters)
       copy.set(method, changed)
