@@ -9,13 +9,16 @@ const BUNDLE = new URL('../../dist/cli/petstore-sandbox.js', import.meta.url)
 const META = new URL('../../.build/cli-meta.json', import.meta.url)
 const README_CONFIG = 'examples/readme/petstore-sandbox.config.mjs'
 
-// A module hook that reports every module Node resolves, as `RESOLVED <url>` on stderr.
+// A module hook that reports every module Node resolves, as `RESOLVED <url>` on stderr. The hooks
+// run on their own thread, whose process.stderr is piped through the main thread and may lose its
+// last lines when the process exits (`report --help`): the hook writes to fd 2 synchronously.
 const HOOK = `data:text/javascript,${encodeURIComponent(`
 import { register } from 'node:module'
 register('data:text/javascript,' + encodeURIComponent(\`
+import { writeSync } from 'node:fs'
 export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context)
-  process.stderr.write('RESOLVED ' + resolved.url + '\\\\n')
+  writeSync(2, 'RESOLVED ' + resolved.url + '\\\\n')
   return resolved
 }\`))
 `)}`
