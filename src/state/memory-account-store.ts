@@ -55,8 +55,8 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
   const putKey = (key: AccountKeyRecord): void => {
     keys.set(key.id, key)
     byHash.set(key.hash, key.id)
-    let ids = keyIds.get(key.accountId)
-    if (ids === undefined) keyIds.set(key.accountId, (ids = new Set()))
+    const ids = keyIds.get(key.accountId) ?? new Set<string>()
+    keyIds.set(key.accountId, ids)
     ids.add(key.id)
   }
   const dropKey = (key: AccountKeyRecord): void => {
