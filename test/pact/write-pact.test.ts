@@ -65,6 +65,24 @@ describe('writePact', () => {
     await expect(writePact(sandbox, { ...NAMES, dir })).rejects.toThrow(
       'Failed to write the pact: the file there is the pact of other and pet-store, not of web-app and pet-store.',
     )
+    // A pact file whose interactions are not interactions (edited by hand, another tool's).
+    for (const interactions of [
+      [null],
+      [{ description: 'listPets: 200' }],
+      [{ providerStates: [] }],
+    ]) {
+      writeFileSync(
+        file,
+        JSON.stringify({
+          consumer: { name: 'web-app' },
+          provider: { name: 'pet-store' },
+          interactions,
+        }),
+      )
+      await expect(writePact(sandbox, { ...NAMES, dir })).rejects.toThrow(
+        'Failed to write the pact: the file there is not a Pact file',
+      )
+    }
     writeFileSync(file, '{ not json')
     await expect(writePact(sandbox, { ...NAMES, dir })).rejects.toThrow('is not JSON')
     await expect(writePact(sandbox, { ...NAMES, dir: '' })).rejects.toThrow(
