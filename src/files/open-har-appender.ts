@@ -11,6 +11,7 @@ import { open } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { type HarEntry, toHAR } from '../journal/to-har.js'
 import type { RecordAppender } from '../upstream/upstream-options.js'
+import { isProcessRunning } from './is-process-running.js'
 import { RecordingFileError } from './recording-file-error.js'
 import { rewriteAsRecording } from './rewrite-as-recording.js'
 
@@ -83,20 +84,11 @@ const removeStaleTemps = (path: string): void => {
   }
   for (const name of names) {
     const match = name.startsWith(prefix) ? /\.([0-9]+)\.[0-9]+\.tmp$/.exec(name) : null
-    if (match === null || (Number(match[1]) !== process.pid && isRunning(Number(match[1]))))
+    if (match === null || (Number(match[1]) !== process.pid && isProcessRunning(Number(match[1]))))
       continue
     try {
       unlinkSync(join(dirname(path), name))
     } catch {}
-  }
-}
-
-const isRunning = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
 }
 

@@ -2,6 +2,7 @@ import { mkdir, open, readFile, stat, unlink } from 'node:fs/promises'
 import { join } from 'node:path'
 import { mergePacts } from '../pact/merge-pacts.js'
 import type { PactExport, PactOptions } from '../pact/pact-document.js'
+import { isProcessRunning } from './is-process-running.js'
 import { writeFileAtomically } from './write-file-atomically.js'
 
 /** Anything with the sandbox's `pact()`: a sandbox of any runtime, or a session's controls. */
@@ -15,10 +16,17 @@ export interface WritePactOptions extends PactOptions {
   dir: string
 }
 
-/** How long a writer waits for another's lock, and when a lock is left over from a crash. */
-const LOCK_WAIT_MS = 30_000
+/**
+ * How long a writer waits for another's lock, and when a lock is left over
+ * from a crash (its writer's process gone, or older than a minute): the wait
+ * outlasts the takeover, so a crashed writer never fails the others.
+ */
+const LOCK_WAIT_MS = 90_000
 const LOCK_STALE_MS = 60_000
 const LOCK_RETRY_MS = 10
+
+/** The longest file name most file systems take, in bytes (the lock file's included). */
+const NAME_MAX_BYTES = 255
 
 /** A name as a file name: what is not a letter, digit, `.`, `_` or `-` becomes `_`. */
 const fileNameOf = (name: string): string => name.replace(/[^A-Za-z0-9._-]/g, '_')
@@ -26,9 +34,26 @@ const fileNameOf = (name: string): string => name.replace(/[^A-Za-z0-9._-]/g, '_
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
+ * Whether the lock is a crashed writer's: its process (the id written in it)
+ * is gone, or it is older than a minute. A lock whose id is not written yet
+ * is a writer taking it, judged by its age alone.
+ */
+const isStale = async (lock: string): Promise<boolean> => {
+  const [info, text] = await Promise.all([
+    stat(lock).catch(() => undefined),
+    readFile(lock, 'utf8').catch(() => ''),
+  ])
+  if (info === undefined) return false
+  if (Date.now() - info.mtimeMs > LOCK_STALE_MS) return true
+  const pid = Number(text)
+  return /^[0-9]+$/.test(text) && pid !== process.pid && !isProcessRunning(pid)
+}
+
+/**
  * Runs `work` holding `<file>.lock` (made with O_EXCL): writers in other
  * processes (vitest's workers, one per test file) wait their turn. A lock
- * older than a minute is a crashed writer's and is taken over.
+ * whose writer's process is gone, or older than a minute, is a crashed
+ * writer's and is taken over.
  */
 const withLock = async <T>(file: string, work: () => Promise<T>): Promise<T> => {
   const lock = `${file}.lock`
@@ -41,11 +66,7 @@ const withLock = async <T>(file: string, work: () => Promise<T>): Promise<T> => 
       break
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
-      const age = await stat(lock).then(
-        (s) => Date.now() - s.mtimeMs,
-        () => 0,
-      )
-      if (age > LOCK_STALE_MS) await unlink(lock).catch(() => {})
+      if (await isStale(lock)) await unlink(lock).catch(() => {})
       else if (Date.now() - started > LOCK_WAIT_MS)
         throw new Error(
           `Failed to write the pact: ${lock} has been held for over ${LOCK_WAIT_MS / 1000} s. Remove it if no test run is writing.`,
@@ -85,7 +106,12 @@ export const writePact = async (
     throw new TypeError('Failed to write the pact: dir must name a folder, e.g. "pacts".')
   const exported = await source.pact({ consumer, provider })
   await mkdir(dir, { recursive: true })
-  const file = join(dir, `${fileNameOf(consumer)}-${fileNameOf(provider)}.json`)
+  const name = `${fileNameOf(consumer)}-${fileNameOf(provider)}.json`
+  if (Buffer.byteLength(`${name}.lock`) > NAME_MAX_BYTES)
+    throw new TypeError(
+      `Failed to write the pact: its file name (${name.length} characters, from the consumer and provider names) is longer than file systems take (${NAME_MAX_BYTES - '.lock'.length}). Use shorter names.`,
+    )
+  const file = join(dir, name)
   await withLock(file, async () => {
     const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return undefined

@@ -9,13 +9,21 @@ const contentKey = (interaction: PactInteraction): string => {
 /** `listPets: 200 (2)` → `listPets: 200`. */
 const baseOf = (description: string): string => description.replace(/ \(\d+\)$/, '')
 
+/** An interaction the merge can read: an object with a description and a list of provider states. */
+const isInteraction = (value: unknown): boolean => {
+  if (typeof value !== 'object' || value === null) return false
+  const interaction = value as Partial<PactInteraction>
+  return typeof interaction.description === 'string' && Array.isArray(interaction.providerStates)
+}
+
 const isPact = (value: unknown): value is Pact => {
   if (typeof value !== 'object' || value === null) return false
   const pact = value as Partial<Pact>
   return (
     typeof pact.consumer?.name === 'string' &&
     typeof pact.provider?.name === 'string' &&
-    Array.isArray(pact.interactions)
+    Array.isArray(pact.interactions) &&
+    pact.interactions.every(isInteraction)
   )
 }
 
@@ -34,7 +42,7 @@ export const mergePacts = (existing: unknown, added: Pact): Pact => {
   if (existing === undefined) return added
   if (!isPact(existing))
     throw new TypeError(
-      'Failed to write the pact: the file there is not a Pact file (consumer, provider, interactions). Remove it or choose another dir.',
+      'Failed to write the pact: the file there is not a Pact file (consumer, provider, interactions, each with a description and providerStates). Remove it or choose another dir.',
     )
   if (
     existing.consumer.name !== added.consumer.name ||

@@ -1,24 +1,17 @@
 import { mkdtempSync, readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { VerifierOptions } from '@pact-foundation/pact-core'
 import { setupSandbox, writePact } from 'petstore-sandbox/node'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Pact } from '../../src/index.js'
 import { createSandboxServer } from '../../src/server/index.js'
+import { listen, pactCore, stateHandler } from './support/pact-provider.js'
 
 // Issue 37 items 3, 4, 5 and 13 together, as a user's suite has them: a vitest suite that
 // resets the sandbox after each test (as the README teaches) writes each test's pact into one
 // file (writePact, merged as Pact's libraries merge), with the operations of its own OpenAPI
 // document, a list after a create, the sandbox's own faults; then the real Pact verifier
 // (pact-core's Rust verifier) verifies that file against a fresh standalone server.
-process.env.PACT_DO_NOT_TRACK = 'true'
-type PactCore = { verifyPacts(options: VerifierOptions): Promise<string> }
-const loaded = (await import('@pact-foundation/pact-core')) as unknown as {
-  default: PactCore & { default?: PactCore }
-}
-const pactCore: PactCore = loaded.default.default ?? loaded.default
 
 const EXTRAS = 'examples/openapi/petstore-extras.yaml'
 const API = 'https://api.example.test/v1'
@@ -86,50 +79,6 @@ describe('a suite with afterEach(reset)', () => {
     expect(broken.status).toBe(400)
   })
 })
-
-const listen = (server: Server): Promise<string> =>
-  new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      resolve(
-        typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '',
-      )
-    }),
-  )
-
-/** The provider's state handler: reset, the scenario, a key of the plan (docs/pact.md). */
-const stateHandler = (origin: string): Server =>
-  createServer((req, res) => {
-    let text = ''
-    req.setEncoding('utf8')
-    req.on('data', (chunk: string) => {
-      text += chunk
-    })
-    req.on('end', async () => {
-      const { action, params } = JSON.parse(text) as {
-        action: 'setup' | 'teardown'
-        params: { scenario: string; plan?: string }
-      }
-      let values = {}
-      if (action === 'setup') {
-        await fetch(`${origin}/__sandbox/reset`, { method: 'POST' })
-        await fetch(`${origin}/__sandbox/scenario`, {
-          method: 'PUT',
-          headers: JSON_TYPE,
-          body: JSON.stringify({ name: params.scenario }),
-        })
-        if (params.plan !== undefined) {
-          const created = await fetch(`${origin}/__sandbox/keys`, {
-            method: 'POST',
-            headers: JSON_TYPE,
-            body: JSON.stringify({ plan: params.plan }),
-          })
-          values = { apiKey: ((await created.json()) as { key: string }).key }
-        }
-      }
-      res.writeHead(200, JSON_TYPE).end(JSON.stringify(values))
-    })
-  })
 
 describe('the suite’s one pact file', () => {
   it('holds every test’s interactions, and passes the real verifier against a fresh provider', async () => {

@@ -1,24 +1,16 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { VerifierOptions } from '@pact-foundation/pact-core'
 import { setupSandbox } from 'petstore-sandbox/node'
 import { afterAll, describe, expect, it } from 'vitest'
 import type { Pact } from '../../src/index.js'
 import { createSandboxServer } from '../../src/server/index.js'
+import { listen, pactCore, stateHandler } from './support/pact-provider.js'
 
 // Issue 30, proof: a vitest run against the sandbox exports a pact, and the real Pact
 // verifier (pact-core's Rust verifier, prebuilt in the npm package, no network) checks it
 // against the standalone server, each provider state set through the control API.
-// Pact's usage statistics are off: nothing leaves the machine.
-process.env.PACT_DO_NOT_TRACK = 'true'
-// pact-core is CommonJS: its default export is `module.exports.default` under Node's interop.
-type PactCore = { verifyPacts(options: VerifierOptions): Promise<string> }
-const loaded = (await import('@pact-foundation/pact-core')) as unknown as {
-  default: PactCore & { default?: PactCore }
-}
-const pactCore: PactCore = loaded.default.default ?? loaded.default
+// Pact's usage statistics are off (support/pact-provider.ts): nothing leaves the machine.
 
 const API = 'https://api.example.test/v1'
 const KEY = { authorization: 'Bearer sandbox-free' }
@@ -65,53 +57,6 @@ const consumerPact = async (): Promise<Pact> => {
 
 const servers: { close(): unknown }[] = []
 afterAll(() => Promise.all(servers.map((s) => s.close())))
-
-const listen = (server: Server): Promise<string> =>
-  new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      resolve(
-        typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '',
-      )
-    }),
-  )
-
-/** The provider's state handler: each state is a scenario (and a key of the plan), set through the control API. */
-const stateHandler = (origin: string, seen: string[]): Server =>
-  createServer((req, res) => {
-    let text = ''
-    req.setEncoding('utf8')
-    req.on('data', (chunk: string) => {
-      text += chunk
-    })
-    req.on('end', async () => {
-      const { state, action, params } = JSON.parse(text) as {
-        state: string
-        action: 'setup' | 'teardown'
-        params: { scenario: string; plan?: string }
-      }
-      let values = {}
-      if (action === 'setup') {
-        seen.push(state)
-        await fetch(`${origin}/__sandbox/reset`, { method: 'POST' })
-        const scenario = await fetch(`${origin}/__sandbox/scenario`, {
-          method: 'PUT',
-          headers: JSON_TYPE,
-          body: JSON.stringify({ name: params.scenario }),
-        })
-        expect(scenario.status).toBe(200)
-        if (params.plan !== undefined) {
-          const created = await fetch(`${origin}/__sandbox/keys`, {
-            method: 'POST',
-            headers: JSON_TYPE,
-            body: JSON.stringify({ plan: params.plan }),
-          })
-          values = { apiKey: ((await created.json()) as { key: string }).key }
-        }
-      }
-      res.writeHead(200, JSON_TYPE).end(JSON.stringify(values))
-    })
-  })
 
 describe('a pact exported from a test run', () => {
   it('passes the Pact verifier against the standalone server, states mapped to scenarios', async () => {

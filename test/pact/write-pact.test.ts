@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setupSandbox, writePact } from 'petstore-sandbox/node'
@@ -64,6 +65,24 @@ describe('writePact', () => {
     await expect(writePact(sandbox, { ...NAMES, dir })).rejects.toThrow(
       'Failed to write the pact: the file there is the pact of other and pet-store, not of web-app and pet-store.',
     )
+    // A pact file whose interactions are not interactions (edited by hand, another tool's).
+    for (const interactions of [
+      [null],
+      [{ description: 'listPets: 200' }],
+      [{ providerStates: [] }],
+    ]) {
+      writeFileSync(
+        file,
+        JSON.stringify({
+          consumer: { name: 'web-app' },
+          provider: { name: 'pet-store' },
+          interactions,
+        }),
+      )
+      await expect(writePact(sandbox, { ...NAMES, dir })).rejects.toThrow(
+        'Failed to write the pact: the file there is not a Pact file',
+      )
+    }
     writeFileSync(file, '{ not json')
     await expect(writePact(sandbox, { ...NAMES, dir })).rejects.toThrow('is not JSON')
     await expect(writePact(sandbox, { ...NAMES, dir: '' })).rejects.toThrow(
@@ -71,6 +90,30 @@ describe('writePact', () => {
     )
     await expect(writePact(sandbox, { consumer: '', provider: 'x', dir })).rejects.toThrow(
       'consumer',
+    )
+  })
+
+  it('takes over at once a lock whose writer crashed (its process is gone)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-sandbox-write-pact-'))
+    const file = join(dir, 'web-app-pet-store.json')
+    // A fresh lock (not a minute old) whose process has exited: a worker killed mid-write.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid
+    writeFileSync(`${file}.lock`, String(gone))
+    await fetch(`${API}/pets?limit=3`, { headers: KEY })
+    // Before the takeover, this waited 30 s for the lock and then failed.
+    await writePact(sandbox, { ...NAMES, dir })
+    expect(read(file).interactions).toHaveLength(1)
+    expect(existsSync(`${file}.lock`)).toBe(false)
+    await sandbox.reset()
+  })
+
+  it('refuses names whose file name no file system takes, with a clear error', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'petstore-sandbox-write-pact-'))
+    // 200 characters each is a valid pact name, but not a 406-byte file name (ENAMETOOLONG).
+    await expect(
+      writePact(sandbox, { consumer: 'c'.repeat(200), provider: 'p'.repeat(200), dir }),
+    ).rejects.toThrow(
+      'Failed to write the pact: its file name (406 characters, from the consumer and provider names) is longer than file systems take (250). Use shorter names.',
     )
   })
 })

@@ -1,15 +1,6 @@
 import { readdir, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-
-const isRunning = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    // EPERM: the process exists but is not ours to signal.
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
+import { isProcessRunning } from '../../files/is-process-running.js'
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
@@ -28,7 +19,7 @@ export const removeStrayTempFiles = async (path: string): Promise<string[]> => {
   const removed: string[] = []
   for (const name of names) {
     const pid = Number(pattern.exec(name)?.[1] ?? Number.NaN)
-    if (!Number.isSafeInteger(pid) || pid === process.pid || isRunning(pid)) continue
+    if (!Number.isSafeInteger(pid) || pid === process.pid || isProcessRunning(pid)) continue
     await unlink(join(dir, name)).then(
       () => removed.push(name),
       () => {},
