@@ -61,8 +61,9 @@ describe('the declarations in the packed package', () => {
     // Issue 21: all 191 files tsc wrote weighed 283 KB (lua.d.ts alone 33 KB), the public ones
     // 123 KB; the upstream mode and the judge's public types brought them to 162 KB.
     // Issue 31's round: faults, timelines, own handlers, the OpenAPI option and Pact's types
-    // brought them to 206 KB.
-    expect(total).toBeLessThan(240_000)
+    // brought them to 206 KB. Issues 35-37: the account store of the public `store` seam
+    // (SharedState.accounts), writePact and the fault options brought them to 251 KB.
+    expect(total).toBeLessThan(270_000)
   })
 })
 
