@@ -13,8 +13,11 @@ export interface ApiKeyInfo {
   plan: PlanName
   /** Per-key limits; for enterprise keys these may differ from the plan's defaults. */
   limits: PlanLimits
-  /** Where the key came from: built in, the sandbox options, or created at run time. */
-  source: 'demo' | 'options' | 'runtime'
+  /**
+   * Where the key came from: built in, the sandbox options, created at run
+   * time, or an account's (contract §22: then `key` is the key's id, never the key).
+   */
+  source: 'demo' | 'options' | 'runtime' | 'account'
   /** The session a run-time key belongs to: its requests always land there. */
   session?: string | undefined
   /**

@@ -131,6 +131,13 @@ if (timeline !== undefined && settings.scenario !== undefined)
     2,
     'Failed to read --timeline: it replaces --scenario (the start scenario); give one of them.',
   )
+// Accounts face a network: the control API must not be open to loopback alone (contract §22).
+if (settings.accounts !== undefined && adminToken === undefined) {
+  process.stderr.write(
+    `petstore-sandbox: --accounts ${settings.accounts} needs --admin-token (accounts face a network; the admin token guards the control API).\n`,
+  )
+  process.exit(2)
+}
 // A short token is guessable by anyone who reaches the port, throttling or not (issue 24).
 if (adminToken !== undefined && adminToken.length < SERVER_LIMITS.minAdminTokenLength)
   process.stderr.write(
@@ -190,6 +197,7 @@ try {
     instance: settings.instance,
     dataFile,
     adminToken,
+    accounts: settings.accounts,
     allowedHosts: settings.allowedHosts,
     baseUrl: basePath,
     onRequest: quiet

@@ -49,6 +49,9 @@ Options:
                          its paths below the base path (docs/your-endpoints.md)
       --admin-token T    open the control API to callers sending "Authorization: Bearer T"
                          (env PETSTORE_SANDBOX_ADMIN_TOKEN keeps it out of the process list)
+      --accounts MODE    open or invite: client developers sign up at /portal, make their
+                         own keys and get a sandbox each (needs --admin-token;
+                         docs/accounts.md)
       --allowed-host H   a Host name the control API answers besides localhost and
                          loopback addresses (repeatable; guards against DNS rebinding)
       --base-path PATH   where the API lives (default /v1)

@@ -48,6 +48,7 @@ const OPTIONS = {
   data: { type: 'string' },
   openapi: { type: 'string' },
   'admin-token': { type: 'string' },
+  accounts: { type: 'string' },
   'allowed-host': { type: 'string', multiple: true },
   'base-path': { type: 'string' },
   'session-ttl': { type: 'string' },
@@ -177,6 +178,7 @@ export const parseCliArgs = (args: readonly string[], env: Env = {}): CliCommand
     // Operations from an OpenAPI document (contract §20): a YAML or JSON file.
     openapi: readText(pick('openapi', values.openapi, env), () => s.data),
     adminToken: readText(pick('admin-token', values['admin-token'], env), () => s.adminToken),
+    accounts: readText(pick('accounts', values.accounts, env), () => s.accounts),
     allowedHosts: readList('allowed-host', values['allowed-host'], env, () => s.allowedHost),
     basePath: readText(pick('base-path', values['base-path'], env), () => s.basePath),
     sessionTtlMs: readDuration(

@@ -26,6 +26,7 @@ const makeConfigFileSchema = (s = SETTING_SCHEMAS) =>
     keys: z.optional(s.keys),
     data: z.optional(s.data),
     adminToken: z.optional(s.adminToken),
+    accounts: z.optional(s.accounts),
     allowedHosts: z.optional(z.array(s.allowedHost, { error: 'must be a list of host names' })),
     basePath: z.optional(s.basePath),
     quiet: z.optional(s.quiet),

@@ -24,6 +24,8 @@ export interface ServeSettings extends Partial<FidelitySettings> {
   /** An OpenAPI document whose operations the sandbox adds (a file path, or the document from a config file). */
   openapi: string | Readonly<Record<string, unknown>> | undefined
   adminToken: string | undefined
+  /** Accounts (`--accounts open|invite`, contract §22): who may sign up at /portal. */
+  accounts: 'open' | 'invite' | undefined
   /** Host names the control API answers besides loopback ones (`--allowed-host`, repeatable). */
   allowedHosts: string[] | undefined
   basePath: string | undefined
@@ -133,6 +135,7 @@ const mergeSources = (sources: readonly ServeInput[]): ServeSettings => {
     dataFile: first('dataFile'),
     openapi: first('openapi'),
     adminToken: first('adminToken'),
+    accounts: first('accounts'),
     allowedHosts: first('allowedHosts'),
     basePath: first('basePath'),
     sessionTtlMs: first('sessionTtlMs'),

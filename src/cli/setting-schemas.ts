@@ -183,6 +183,7 @@ export const SETTING_SCHEMAS = madeWhenRead({
   timeline: () => timelineSetting(),
   data: () => text(),
   adminToken: () => matching(BEARER_TOKEN, BEARER_RULE),
+  accounts: () => choice(['open', 'invite'] as const),
   allowedHost: () =>
     matching(
       /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+)$/,

@@ -48,6 +48,17 @@ export const ERROR_CODES = {
   mode_unavailable: 409,
   // The dashboard's event stream past the server's cap (issue 24).
   stream_limit_reached: 503,
+  // Accounts (contract §22): the account API under /portal/api and the admin's account routes.
+  email_taken: 409,
+  invite_required: 403,
+  invite_invalid: 403,
+  invalid_credentials: 401,
+  login_required: 401,
+  csrf_failed: 403,
+  too_many_keys: 409,
+  account_not_found: 404,
+  // An account's sandbox holds at most 10,000 pets (contract §22).
+  store_full: 409,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_CODES
@@ -100,6 +111,15 @@ export const ERROR_CODE_SCOPES = {
   expectation_not_met: 'control',
   mode_unavailable: 'control',
   stream_limit_reached: 'control',
+  email_taken: 'control',
+  invite_required: 'control',
+  invite_invalid: 'control',
+  invalid_credentials: 'control',
+  login_required: 'control',
+  csrf_failed: 'control',
+  too_many_keys: 'control',
+  account_not_found: 'control',
+  store_full: ['createPet'],
 } as const satisfies Record<
   ErrorCode,
   'every' | 'unrouted' | 'control' | 'added' | readonly OperationId[]

@@ -2,7 +2,7 @@ import type { Pet } from '../contract/pet.js'
 import { IdSpaceExhaustedError } from '../db/id-space-exhausted-error.js'
 import { petJson } from '../db/pet-json.js'
 import { ApiError } from '../http/api-error.js'
-import type { Awaitable } from '../http/awaitable.js'
+import { type Awaitable, andThen } from '../http/awaitable.js'
 import { readJson } from '../http/read-json.js'
 import type { SandboxResponse } from '../http/types.js'
 import { defineOperation } from './operation.js'
@@ -37,16 +37,29 @@ export const createPet = defineOperation({
       body: petJson(pet),
     })
     // Synchronous in memory (no microtask, decision 0039); a shared store's pet later.
-    let pet: Awaitable<Pet>
-    try {
-      pet = store.create(newPet)
-    } catch (error) {
-      throw renameExhausted(error)
-    }
-    if (pet instanceof Promise)
-      return pet.then(created, (error: unknown) => {
+    const create = (): Awaitable<SandboxResponse> => {
+      let pet: Awaitable<Pet>
+      try {
+        pet = store.create(newPet)
+      } catch (error) {
         throw renameExhausted(error)
-      })
-    return created(pet)
+      }
+      if (pet instanceof Promise)
+        return pet.then(created, (error: unknown) => {
+          throw renameExhausted(error)
+        })
+      return created(pet)
+    }
+    const max = settings.maxPets
+    if (max === undefined) return create()
+    // Accounts (contract §22): a sandbox holds at most `max` pets.
+    return andThen(store.list({ limit: 1 }), ({ total }) => {
+      if (total >= max)
+        throw new ApiError(
+          'store_full',
+          `This sandbox holds ${max} pets, its most. Reset it (POST /__sandbox/reset) to start over.`,
+        )
+      return create()
+    })
   },
 })

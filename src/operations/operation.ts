@@ -25,6 +25,8 @@ export interface SandboxSettings {
   renamesErrorCodes: boolean
   /** createPet's body schema under the fidelity settings, built once. */
   newPetSchema: BodySchema<NewPet>
+  /** The most pets a session holds (accounts, contract §22: 10,000); undefined: no cap but the id space. */
+  maxPets?: number | undefined
 }
 
 /** Everything an operation needs to answer one request. */

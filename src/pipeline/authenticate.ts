@@ -65,6 +65,21 @@ const toCaller = (
 })
 
 /**
+ * The caller of an account key (contract §22): its bucket is the key's id
+ * (quotas and bans per key, by its plan), and so is the owner of the
+ * account's session.
+ *
+ * @example
+ * const caller = accountCaller(auth, key)
+ */
+export const accountCaller = (auth: AuthorizationHeader, key: ApiKeyInfo): Caller => ({
+  auth,
+  key,
+  bucket: `key:${key.key}`,
+  owner: `key:${key.key}`,
+})
+
+/**
  * Stage 4: the 401 for a caller without a valid key, with its challenge.
  *
  * @example

@@ -1,7 +1,8 @@
+import type { ApiKeyInfo } from '../auth/key-registry.js'
 import { parseAuthorization } from '../auth/parse-authorization.js'
 import { ApiError } from '../http/api-error.js'
 import { type Awaitable, drive } from '../http/awaitable.js'
-import { internalError } from '../http/errors.js'
+import { internalError, invalidParameter } from '../http/errors.js'
 import type { Forwarder } from '../http/forwarder.js'
 import { renameErrorCode } from '../http/rename-error-code.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
@@ -12,7 +13,7 @@ import { stickyName } from '../scenarios/timeline.js'
 import { DEFAULT_SESSION, type SessionState } from '../state/sandbox-state.js'
 import { STALE_RETRIES, StaleStateError } from '../state/stale-state.js'
 import { type Admission, admit, peekQuota } from './admit.js'
-import { type Caller, identify, requireKey } from './authenticate.js'
+import { accountCaller, type Caller, identify, requireKey } from './authenticate.js'
 import { finish } from './finish.js'
 import { locate } from './locate.js'
 import type { PipelineContext, UpstreamHook } from './pipeline-context.js'
@@ -152,17 +153,37 @@ function* stages(
   try {
     const auth = parseAuthorization(request.headers.authorization)
     const requested = requestedSession(url, request.headers)
-    let bound = auth.kind === 'bearer' ? ctx.state.keySession(auth.token) : undefined
-    if (bound instanceof Promise) bound = (yield bound) as string | undefined
-    target = selectSession({ requested, boundTo: bound })
-    let identified = identify({ state: ctx.state, session: target, auth, request })
-    if (identified instanceof Promise) identified = (yield identified) as Caller
-    caller = identified
+    // Accounts (contract §22): an account key lands in its account's sandbox, whatever is asked.
+    let accountKey: ApiKeyInfo | undefined
+    if (ctx.accountKeys !== undefined) {
+      const found = auth.kind === 'bearer' ? ctx.accountKeys.findKey(auth.token) : undefined
+      accountKey = found instanceof Promise ? ((yield found) as ApiKeyInfo | undefined) : found
+      if (
+        accountKey === undefined &&
+        requested !== undefined &&
+        ctx.accountKeys.isAccountSession(requested)
+      )
+        throw invalidParameter(
+          requested === url.searchParams.get('__session') ? '__session' : 'X-Sandbox-Session',
+          "names an account's sandbox: it is reached only with a key of that account",
+        )
+    }
+    if (accountKey !== undefined) {
+      target = accountKey.session ?? DEFAULT_SESSION
+      caller = accountCaller(auth, accountKey)
+    } else {
+      let bound = auth.kind === 'bearer' ? ctx.state.keySession(auth.token) : undefined
+      if (bound instanceof Promise) bound = (yield bound) as string | undefined
+      target = selectSession({ requested, boundTo: bound })
+      let identified = identify({ state: ctx.state, session: target, auth, request })
+      if (identified instanceof Promise) identified = (yield identified) as Caller
+      caller = identified
+    }
     // Sessions belong to callers (decision 0026): without a valid key, `default` answers.
     let selected =
       caller.key === undefined
         ? ctx.state.session(DEFAULT_SESSION)
-        : ctx.state.session(target, caller.owner)
+        : ctx.state.session(target ?? DEFAULT_SESSION, caller.owner)
     if (selected instanceof Promise) selected = (yield selected) as SessionState
     session = selected
     const ready = session.ready()

@@ -1,3 +1,5 @@
+import type { ApiKeyInfo } from '../auth/key-registry.js'
+import type { Awaitable } from '../http/awaitable.js'
 import type { Forwarder } from '../http/forwarder.js'
 import type { RouterResult } from '../http/router.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
@@ -33,6 +35,23 @@ export interface PipelineContext {
    * branch for it.
    */
   upstream?: UpstreamHook | undefined
+  /**
+   * Accounts (contract §22, decision 0061): the account keys, asked before the
+   * sessions' keys; undefined without accounts, and then a request pays one
+   * branch for it.
+   */
+  accountKeys?: AccountKeyHook | undefined
+}
+
+/** What the pipeline asks of the accounts. */
+export interface AccountKeyHook {
+  /**
+   * The account key a bearer token is (`session`: its account's sandbox), or
+   * undefined when it is none (then the sessions' keys are asked).
+   */
+  findKey(token: string): Awaitable<ApiKeyInfo | undefined>
+  /** Whether a session id is an account's sandbox: reached only with that account's keys. */
+  isAccountSession(id: string): boolean
 }
 
 /** What the pipeline asks of upstream mode. */

@@ -9,7 +9,7 @@ import type { OpenApiOperations } from '../openapi/create-openapi-operations.js'
 import type { Operation } from '../operations/operation.js'
 import { createRouteTable, type RouteTable } from '../operations/route-table.js'
 import { type Answer, type HandleOptions, handleRequest } from '../pipeline/handle-request.js'
-import type { PipelineContext } from '../pipeline/pipeline-context.js'
+import type { AccountKeyHook, PipelineContext } from '../pipeline/pipeline-context.js'
 import { builtInScenarios } from '../scenarios/built-in-scenarios.js'
 import { createScenarioRegistry, type ScenarioRegistry } from '../scenarios/scenario-registry.js'
 import type { Sticky, Timeline } from '../scenarios/timeline.js'
@@ -184,6 +184,11 @@ export interface SandboxAdditions {
   operations?: readonly Operation[] | undefined
   /** What answers a path below the base path that no operation matches (own handlers without a route). */
   fallback?: Operation | undefined
+  /**
+   * Accounts (contract §22, the standalone server's `--accounts`): the account
+   * keys the pipeline asks first, and the most pets a session may hold.
+   */
+  accounts?: { keys: AccountKeyHook; maxPets: number } | undefined
 }
 
 /**
@@ -244,7 +249,9 @@ export const createSandboxCore = <const S extends string = never>(
     throw new TypeError(
       `Failed to create the sandbox: instance "${String(options.instance)}" must be 1-64 characters of A-Z a-z 0-9 . _ : @ -.`,
     )
+  if (added.accounts !== undefined) settings.maxPets = added.accounts.maxPets
   const ctx: PipelineContext = {
+    accountKeys: added.accounts?.keys,
     settings,
     routes,
     origin,

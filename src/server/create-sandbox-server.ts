@@ -14,6 +14,16 @@ import type { JournalRecord } from '../journal/journal.js'
 import { belowBasePath } from '../pipeline/locate.js'
 import { checkOptionNames } from '../sandbox/check-option-names.js'
 import { createSandboxCore, type SandboxCore } from '../sandbox/create-sandbox-core.js'
+import { createMemoryAccountStore, type MemoryAccountStore } from '../state/memory-account-store.js'
+import type { SharedState } from '../state/shared-store.js'
+import {
+  ACCOUNT_ID,
+  ACCOUNT_LIMITS,
+  type AccountService,
+  createAccountService,
+} from './accounts/account-service.js'
+import { handlePortalRequest, PORTAL_PREFIX } from './accounts/handle-portal-request.js'
+import { createPortalPage } from './accounts/portal-page.js'
 import { answerApiOrOwnHandlers } from './answer-api-or-own-handlers.js'
 import { type ApiAnswerContext, answerApiRequest } from './answer-api-request.js'
 import { requestOrigin, requestUrl } from './build-sandbox-request.js'
@@ -74,6 +84,7 @@ export const createSandboxServer = <const S extends string = never>(
   checkOptionNames(options, SERVER_OPTION_NAMES, 'create the server')
   const {
     adminToken,
+    accounts: accountsMode,
     allowedHosts = [],
     dataFile,
     handlers: givenHandlers,
@@ -88,6 +99,31 @@ export const createSandboxServer = <const S extends string = never>(
     throw new TypeError(
       'Failed to create the server: a data file and a shared store cannot be combined; the store (Redis) keeps the pets. Drop --data or --store.',
     )
+  if (accountsMode !== undefined) {
+    if (accountsMode !== 'open' && accountsMode !== 'invite')
+      throw new TypeError(
+        `Failed to create the server: accounts must be "open" or "invite", got ${JSON.stringify(accountsMode)}.`,
+      )
+    if (adminToken === undefined)
+      throw new TypeError(
+        'Failed to create the server: accounts need an admin token (it is meant to face a network). Add --admin-token.',
+      )
+    // An account's sandbox keeps its data 30 days unused, and its journal 1,000 entries (contract §22).
+    sandboxOptions.sessionTtlMs ??= ACCOUNT_LIMITS.sandboxIdleMs
+    sandboxOptions.journalSize ??= ACCOUNT_LIMITS.journalEntries
+  }
+  // The account service is made once the sandbox (and its store) is; the request path asks it.
+  let accountService: AccountService | undefined
+  const accountAdditions =
+    accountsMode === undefined
+      ? undefined
+      : {
+          keys: {
+            findKey: (token: string) => (accountService as AccountService).findKey(token),
+            isAccountSession: (id: string) => ACCOUNT_ID.test(id),
+          },
+          maxPets: ACCOUNT_LIMITS.maxPets,
+        }
   const handlers = checkOwnHandlers(givenHandlers, 'create the server')
   // Upstream mode (contract §17): record and replay files, and a keep-alive client to the upstream.
   const files = resolveUpstreamFiles(sandboxOptions.upstream)
@@ -105,12 +141,33 @@ export const createSandboxServer = <const S extends string = never>(
           : `${hostname()}:${process.pid}`.replace(/[^A-Za-z0-9._:@-]/g, '-').slice(-64)),
     },
     handlers.length === 0
-      ? {}
+      ? { accounts: accountAdditions }
       : (base) => {
           plan = planOwnHandlers(handlers, base, 'create the server', loadMswOnDemand)
-          return plan
+          return { ...plan, accounts: accountAdditions }
         },
   )
+  const accountStore =
+    accountsMode === undefined
+      ? undefined
+      : sandboxOptions.store === undefined
+        ? createMemoryAccountStore()
+        : (sandbox.state as SharedState).accounts
+  if (accountsMode !== undefined) {
+    if (accountStore === undefined)
+      throw new TypeError(
+        'Failed to create the server: this store keeps no accounts. Use --accounts without --store, or a store that keeps them.',
+      )
+    accountService = createAccountService({
+      store: accountStore,
+      mode: accountsMode,
+      now: sandboxOptions.now ?? (() => Date.now()),
+    })
+  }
+  const portal =
+    accountService === undefined
+      ? undefined
+      : { accounts: accountService, sandbox, page: createPortalPage() }
   const passthrough = plan?.passthrough ?? []
   const outside = plan?.outside ?? []
   const forwarder = sandbox.upstream.url === undefined ? undefined : createNodeForwarder()
@@ -151,6 +208,7 @@ export const createSandboxServer = <const S extends string = never>(
   const control = {
     sandbox,
     access,
+    accounts: accountService,
     allowedHosts,
     get openApiDocument() {
       return openApiDocument
@@ -228,6 +286,10 @@ export const createSandboxServer = <const S extends string = never>(
     const path = pathOf(target)
     // Before CORS: the control API sends no Access-Control-Allow-* header at all (contract §14).
     if (belowBasePath(path, CONTROL_PREFIX) !== undefined) return routeControl(req, res)
+    if (portal !== undefined) {
+      const inPortal = belowBasePath(path, PORTAL_PREFIX)
+      if (inPortal !== undefined) return handlePortalRequest(portal, req, res, inPortal)
+    }
     const below = belowBasePath(path, basePath)
     // The API's hot path writes the CORS headers with its answer (one writeHead, decision 0021).
     const corsHeaders =
@@ -336,7 +398,10 @@ export const createSandboxServer = <const S extends string = never>(
         dashboard.load(),
         dataFile === undefined
           ? sandbox.ready.then(() => undefined)
-          : attachDataFile(sandbox, dataFile),
+          : attachDataFile(sandbox, dataFile, {
+              accounts: accountStore as MemoryAccountStore | undefined,
+            }),
+        portal?.page?.load(),
       ])
       openApiDocument = document
       // Operations from an OpenAPI document (contract §20): in the document the server serves too.

@@ -8,6 +8,12 @@ export interface SandboxServerOptions<S extends string = never> extends SandboxO
   /** Opens the control API to every caller that sends `Authorization: Bearer <adminToken>` (and only to them). */
   adminToken?: string
   /**
+   * Accounts (contract §22, docs/accounts.md): `open` (anyone signs up at
+   * `/portal`) or `invite` (a code from `POST /__sandbox/invites` needed).
+   * Needs `adminToken`. Off by default.
+   */
+  accounts?: 'open' | 'invite' | undefined
+  /**
    * Host names, besides localhost, `*.localhost`, 127.0.0.0/8 and [::1], whose `Host` header
    * the control API answers (`--allowed-host`). Guards against DNS rebinding (contract §14).
    */
@@ -46,6 +52,7 @@ export interface SandboxServerOptions<S extends string = never> extends SandboxO
 export const SERVER_OPTION_NAMES = [
   ...SANDBOX_OPTION_NAMES,
   'adminToken',
+  'accounts',
   'allowedHosts',
   'dataFile',
   'handlers',

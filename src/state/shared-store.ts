@@ -4,6 +4,7 @@ import { ApiError } from '../http/api-error.js'
 import type { SharedCollections } from '../openapi/openapi-records.js'
 import type { RateLimitOptions } from '../rate-limit/rate-limit-options.js'
 import type { StickyTimeline, Timeline } from '../scenarios/timeline.js'
+import type { AccountStore } from './account-store.js'
 import { createEmitter, type Emitter } from './emitter.js'
 import type { SandboxEvents } from './sandbox-events.js'
 import type { SandboxState } from './sandbox-state.js'
@@ -35,6 +36,12 @@ export interface SharedState extends SandboxState {
   peek(id: string): LastKnownSession | undefined
   /** The OpenAPI document's records (the `openapi` option), kept per session in the store. */
   readonly collections: SharedCollections
+  /**
+   * The accounts (contract §22, decision 0061) kept in the store, so every
+   * instance sees every account and key at once; undefined when this store
+   * does not keep accounts (the server then refuses `--accounts` with it).
+   */
+  readonly accounts?: AccountStore | undefined
 }
 
 /** What an instance last saw of a session; it may be behind other instances. */

@@ -63,7 +63,7 @@ export interface QuotaGauge {
   /** A demo or option key in full, a generated key masked, or the client address. */
   label: string
   plan: string
-  source?: 'demo' | 'options' | 'runtime' | undefined
+  source?: 'demo' | 'options' | 'runtime' | 'account' | undefined
   minute: QuotaWindow
   day: QuotaWindow
   /** Epoch ms a ban ends, while banned. */

@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises'
 import type { PetStoreSnapshot } from '../../db/pet-store.js'
 import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
+import type { MemoryAccountStore } from '../../state/memory-account-store.js'
 import { DEFAULT_SESSION } from '../../state/sandbox-state.js'
 import { createDataFileWriter } from './create-data-file-writer.js'
 import { keepOpenApiRecords } from './keep-openapi-records.js'
@@ -31,7 +32,12 @@ export interface AttachedDataFile {
 export const attachDataFile = async (
   sandbox: SandboxCore<string>,
   path: string,
+  options: {
+    /** Accounts (contract §22): kept in the file (version 4) when given, loaded from it. */
+    accounts?: MemoryAccountStore | undefined
+  } = {},
 ): Promise<AttachedDataFile> => {
+  const { accounts } = options
   const snapshot = await readDataFile(path, { nameMaxLength: sandbox.fidelity.nameMaxLength })
   // Temp files of a server killed mid-write, beside the path and beside a symlink's target.
   await removeStrayTempFiles(path)
@@ -50,6 +56,8 @@ export const attachDataFile = async (
       kept.add(id)
     }
   }
+  // Accounts and their keys (hashes and prefixes only); a file without them has none.
+  if (accounts !== undefined && snapshot?.accounts !== undefined) accounts.load(snapshot.accounts)
   // The OpenAPI document's records (the `openapi` option): loaded and kept with the pets.
   const records = keepOpenApiRecords(
     sandbox.openapi === undefined ? undefined : await sandbox.openapi,
@@ -62,7 +70,12 @@ export const attachDataFile = async (
       const pets = sandbox.sessions.pets(id)
       if (pets !== undefined) sessions.set(id, pets.snapshot())
     }
-    return { ...sandbox.db.pets.snapshot(), sessions, openapi: records.snapshot() }
+    return {
+      ...sandbox.db.pets.snapshot(),
+      sessions,
+      openapi: records.snapshot(),
+      accounts: accounts?.snapshot(),
+    }
   })
   if (snapshot === undefined) {
     try {
@@ -93,12 +106,14 @@ export const attachDataFile = async (
   ]
   const openapi = sandbox.openapi === undefined ? undefined : await sandbox.openapi
   if (openapi !== undefined) openapi.onChange = () => writer.write()
+  if (accounts !== undefined) accounts.onChange = () => writer.write()
   return {
     loaded: snapshot !== undefined,
     flush: () => writer.flush(),
     detach: () => {
       for (const unsubscribe of off) unsubscribe()
       if (openapi !== undefined) openapi.onChange = undefined
+      if (accounts !== undefined) accounts.onChange = undefined
     },
   }
 }

@@ -1,4 +1,5 @@
 import { createTextFileWriter, type TextFileWriter } from '../../files/create-text-file-writer.js'
+import type { AccountsSnapshot } from '../../state/memory-account-store.js'
 import type { DataFile } from './data-file-schema.js'
 import type { DataFileSnapshot, OpenApiFileRecords } from './read-data-file.js'
 
@@ -22,14 +23,23 @@ const formatOpenApi = (records: OpenApiFileRecords): string =>
     )
     .join(',\n')
 
+/** Accounts, keys and invites: one record per line. */
+const formatAccounts = (accounts: AccountsSnapshot): string => {
+  const lines = (items: readonly unknown[]) =>
+    items.length === 0 ? '[]' : `[\n${items.map((i) => JSON.stringify(i)).join(',\n')}\n]`
+  return `{"accounts":${lines(accounts.accounts)},\n"keys":${lines(accounts.keys)},\n"invites":${lines(accounts.invites)}}`
+}
+
 /**
  * Version 1 while only the default session has pets to keep; version 2 adds
- * `sessions`; version 3 adds `openapi` (the document's changed records).
+ * `sessions`; version 3 adds `openapi` (the document's changed records);
+ * version 4 adds `accounts` (contract §22).
  */
 const formatDataFile = (file: DataFileSnapshot): string => {
   const sessions = [...(file.sessions ?? [])]
   const openapi = file.openapi ?? new Map()
-  const version = openapi.size > 0 ? 3 : sessions.length > 0 ? 2 : 1
+  const accounts = file.accounts
+  const version = accounts !== undefined ? 4 : openapi.size > 0 ? 3 : sessions.length > 0 ? 2 : 1
   const head = `{"version":${version},"nextId":${file.nextId},"pets":${formatPets(file.pets)}`
   const body = sessions
     .map(
@@ -39,7 +49,7 @@ const formatDataFile = (file: DataFileSnapshot): string => {
     .join(',\n')
   return `${head}${sessions.length === 0 ? '' : `,"sessions":{\n${body}\n}`}${
     openapi.size === 0 ? '' : `,"openapi":{\n${formatOpenApi(openapi)}\n}`
-  }}\n`
+  }${accounts === undefined ? '' : `,"accounts":${formatAccounts(accounts)}`}}\n`
 }
 
 /**

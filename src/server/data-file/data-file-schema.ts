@@ -50,7 +50,7 @@ const buildDataFileSchema = (nameMaxLength: number) => {
   })
   return z
     .object({
-      version: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+      version: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
       nextId: NextIdSchema,
       pets: PetsSchema,
       // A Map: every session id the API accepts (`__proto__` too) loads back (issue 24).
@@ -73,9 +73,41 @@ const buildDataFileSchema = (nameMaxLength: number) => {
           { error: 'must be an object of session ids to collections' },
         ),
       ),
+      // Version 4: accounts, keys as digests and prefixes, unused invites (contract §22, decision 0061).
+      accounts: z.optional(AccountsSchema),
     })
     .check(checkIds)
 }
+
+const HASH = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 digest (hex)'))
+const TIME = z.number().check(z.int(), z.gte(0))
+const LIMIT = z.number().check(z.int(), z.gte(1), z.lte(Number.MAX_SAFE_INTEGER))
+/** What the data file keeps of accounts: never a key or a password. */
+const AccountsSchema = z.object({
+  accounts: z.array(
+    z.object({
+      id: z.string().check(z.regex(/^acct_[0-9a-f]{24}$/, 'must be an account id')),
+      email: z.string().check(z.minLength(3), z.maxLength(254)),
+      passwordHash: z.string().check(z.regex(/^scrypt\$/, 'must be a scrypt hash')),
+      createdAt: TIME,
+    }),
+  ),
+  keys: z.array(
+    z.object({
+      id: z.string().check(z.regex(/^key_[0-9a-f]{16}$/, 'must be a key id')),
+      accountId: z.string().check(z.regex(/^acct_[0-9a-f]{24}$/, 'must be an account id')),
+      name: z.string().check(z.minLength(1), z.maxLength(400)),
+      plan: z.enum(['free', 'pro', 'business', 'enterprise']),
+      limits: z.object({ perMinute: LIMIT, perDay: LIMIT }),
+      prefix: z.string().check(z.maxLength(16)),
+      hash: HASH,
+      createdAt: TIME,
+      lastUsedAt: z.nullable(TIME),
+      expiresAt: z.nullable(TIME),
+    }),
+  ),
+  invites: z.array(z.object({ hash: HASH, createdAt: TIME })),
+})
 
 const schemas = new Map<number, ReturnType<typeof buildDataFileSchema>>()
 

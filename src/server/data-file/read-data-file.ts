@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import type { PetStoreSnapshot } from '../../db/pet-store.js'
 import { describeIssue, OWN_WORDS } from '../../http/describe-issue.js'
+import type { AccountsSnapshot } from '../../state/memory-account-store.js'
 import { dataFileSchema } from './data-file-schema.js'
 
 /** One collection of an OpenAPI document as a data file keeps it. */
@@ -16,6 +17,8 @@ export type OpenApiFileRecords = ReadonlyMap<string, ReadonlyMap<string, Collect
 export type DataFileSnapshot = PetStoreSnapshot & {
   sessions?: ReadonlyMap<string, PetStoreSnapshot> | undefined
   openapi?: OpenApiFileRecords | undefined
+  /** Version 4: accounts, their keys (hashes and prefixes) and unused invites (contract §22). */
+  accounts?: AccountsSnapshot | undefined
 }
 
 /** A data file that cannot be used. The file is left as it is. */
@@ -80,11 +83,12 @@ export const readDataFile = async (
       `Failed to load the data file ${path}: it is not a petstore-sandbox data file (${problems}). Fix or move the file; it was left untouched.`,
     )
   }
-  const { nextId, pets, sessions, openapi } = parsed.data
+  const { nextId, pets, sessions, openapi, accounts } = parsed.data
   return {
     nextId,
     pets,
     ...(sessions === undefined ? {} : { sessions }),
     ...(openapi === undefined ? {} : { openapi }),
+    ...(accounts === undefined ? {} : { accounts }),
   }
 }
