@@ -12,6 +12,7 @@
  *
  * Settings: BENCH_ACCOUNTS (default 1,000), BENCH_ACTIVE (default 200).
  */
+import { readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -147,6 +148,22 @@ const sumInfo = async (masters: Redis[], section: string, pattern: RegExp): Prom
   return total
 }
 
+/** Scripts and WAIT: what an instance sends (decision 0014); a script's own commands count under their names. */
+const SENT = /cmdstat_(?:evalsha|eval|wait):calls=([0-9]+)/g
+/** Redis's own CPU, seconds (main thread and children). */
+const REDIS_CPU = /used_cpu_(?:sys|user):([0-9.]+)/g
+
+/** CPU time of a process so far, in ms (Linux /proc). */
+const cpuMs = (pid: number | undefined): number => {
+  if (pid === undefined) return 0
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return 0
+  }
+}
+
 const percentile = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? Number.NaN
 
@@ -192,6 +209,9 @@ export async function run(): Promise<void> {
     )
 
     const callsBefore = await sumInfo(masters, 'commandstats', /calls=([0-9]+)/g)
+    const sentBefore = await sumInfo(masters, 'commandstats', SENT)
+    const redisCpuBefore = await sumInfo(masters, 'cpu', REDIS_CPU)
+    const serverCpuBefore = servers.reduce((sum, s) => sum + cpuMs(s.child.pid), 0)
     const latencies: number[] = []
     const statuses = new Map<number, number>()
     const started = performance.now()
@@ -204,6 +224,9 @@ export async function run(): Promise<void> {
     )
     const seconds = (performance.now() - started) / 1000
     const callsAfter = await sumInfo(masters, 'commandstats', /calls=([0-9]+)/g)
+    const sentAfter = await sumInfo(masters, 'commandstats', SENT)
+    const redisCpuAfter = await sumInfo(masters, 'cpu', REDIS_CPU)
+    const serverCpuAfter = servers.reduce((sum, s) => sum + cpuMs(s.child.pid), 0)
     const usedActive = await sumInfo(masters, 'memory', /used_memory:([0-9]+)/g)
     latencies.sort((a, b) => a - b)
     console.log(
@@ -215,8 +238,12 @@ export async function run(): Promise<void> {
         .map(([s, n]) => `${s}×${n}`)
         .join(', ')}`,
     )
+    const n = latencies.length
     console.log(
-      `Redis commands a request (INFO commandstats over the masters, scripts' own commands included): ${((callsAfter - callsBefore) / latencies.length).toFixed(1)}; memory after every account's sandbox ran once: ${((usedActive - usedBefore) / ACCOUNTS).toFixed(0)} bytes an account`,
+      `CPU a request: the instances ${(((serverCpuAfter - serverCpuBefore) * 1000) / n).toFixed(0)} µs (/proc, the three together), Redis ${(((redisCpuAfter - redisCpuBefore) * 1e6) / n).toFixed(0)} µs (INFO cpu, the masters together)`,
+    )
+    console.log(
+      `Redis calls a request (scripts and WAIT sent, INFO commandstats over the masters): ${((sentAfter - sentBefore) / n).toFixed(2)}; commands run, scripts' own included: ${((callsAfter - callsBefore) / n).toFixed(1)}; memory after every account's sandbox ran once: ${((usedActive - usedBefore) / ACCOUNTS).toFixed(0)} bytes an account`,
     )
   } finally {
     agent.destroy()

@@ -1,42 +1,39 @@
-/** Crockford's base32 in lower case: no i, l, o or u to misread. */
-const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'
-/** Random bytes drawn at once and used 12 at a time (96 bits an id). */
-const POOL_IDS = 256
-const ID_BYTES = 12
-const pool = new Uint8Array(POOL_IDS * ID_BYTES)
-let used = pool.length
+/** Two hex digits of each byte. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'))
+/** Ids made at once from one draw of random bytes. */
+const BATCH = 256
+/** 96 bits an id: 24 hex digits. */
+const ID_DIGITS = 24
+
+let digits = ''
+let used = BATCH
+
+/** Draws the random bits of the next `BATCH` ids, as one string of hex digits. */
+const refill = (): void => {
+  const bytes = new Uint8Array((BATCH * ID_DIGITS) / 2)
+  globalThis.crypto.getRandomValues(bytes)
+  let text = ''
+  for (const byte of bytes) text += HEX[byte] as string
+  digits = text
+  used = 0
+}
 
 /**
- * A new `Request-Id` (contract §22): `req_` and 96 random bits as 20
- * characters of base32, e.g. `req_8k2m0q4v7c1x9h3t5b6n`. Random, not a
- * counter, so ids are unique across instances without coordination and tell
- * nothing of other callers' traffic; the bits come from the platform's CSPRNG
- * (`crypto.getRandomValues`, in node and browsers), drawn 256 ids at a time.
+ * A new `Request-Id` (contract §22): `req_` and 96 random bits as 24 hex
+ * digits, e.g. `req_5f0c8e2a9b1d4c7e3a6f0b28`. Random, not a counter, so ids
+ * are unique across instances without coordination and tell nothing of other
+ * callers' traffic; the bits come from the platform's CSPRNG
+ * (`crypto.getRandomValues`, in node and browsers), drawn for 256 ids at a
+ * time, so an id costs a slice of a string (decision 0062).
  *
  * @example
  * response.headers['Request-Id'] = newRequestId()
  */
 export const newRequestId = (): string => {
-  if (used === pool.length) {
-    globalThis.crypto.getRandomValues(pool)
-    used = 0
-  }
-  let out = 'req_'
-  // 12 bytes = 96 bits = 19.2 base32 digits: four 24-bit groups of 5 digits (the last digit of each holds 4 bits).
-  for (let group = 0; group < 4; group++) {
-    const at = used + group * 3
-    let bits =
-      ((pool[at] as number) << 16) | ((pool[at + 1] as number) << 8) | (pool[at + 2] as number)
-    let digits = ''
-    for (let i = 0; i < 5; i++) {
-      digits = (ALPHABET[bits & 31] as string) + digits
-      bits >>>= 5
-    }
-    out += digits
-  }
-  used += ID_BYTES
-  return out
+  if (used === BATCH) refill()
+  const at = used++ * ID_DIGITS
+  return `req_${digits.slice(at, at + ID_DIGITS)}`
 }
 
-/** A request id as `newRequestId` makes them (what `?requestId=` accepts). */
+/** What `?requestId=` accepts: `req_` and 1-64 lower-case letters and digits. */
 export const REQUEST_ID_PATTERN = /^req_[0-9a-z]{1,64}$/

@@ -58,7 +58,7 @@ describe('the server in front of an upstream', () => {
       expect(response.headers.get(name), name).toBe(value)
     }
     expect(sent.response.headers['request-id']).toMatch(/^req_/)
-    expect(response.headers.get('request-id')).toMatch(/^req_[0-9a-z]{20}$/)
+    expect(response.headers.get('request-id')).toMatch(/^req_[0-9a-f]{24}$/)
     expect(response.headers.get('request-id')).not.toBe(sent.response.headers['request-id'])
     expect(response.headers.get('link')).toBe(
       sent.response.headers.link?.replace(upstream.url, `${f.origin}/v1`),

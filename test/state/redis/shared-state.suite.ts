@@ -155,7 +155,7 @@ export const defineSharedStateSuite = (getTarget: () => MultiInstanceTarget): vo
         ),
       )
       const ids = answers.map((a) => a.headers.get('request-id') ?? '')
-      for (const id of ids) expect(id).toMatch(/^req_[0-9a-z]{20}$/)
+      for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{24}$/)
       expect(new Set(ids).size).toBe(30)
       for (const [i, id] of ids.entries()) {
         const found = (await call(i + 1, 'GET', `/__sandbox/requests?requestId=${id}`)).json as {
