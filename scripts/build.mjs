@@ -73,5 +73,7 @@ writeFileSync('.build/meta.json', JSON.stringify(result.metafile))
 await import('./bundle-cli.mjs')
 // The dashboard's page (Preact), into dist/dashboard/.
 execFileSync(process.execPath, ['scripts/bundle-dashboard.mjs'], { stdio: 'inherit' })
+// The accounts portal's page (Preact, the dashboard's style), into dist/portal/.
+execFileSync(process.execPath, ['scripts/bundle-portal.mjs'], { stdio: 'inherit' })
 // The API reference page (Swagger UI), into dist/docs/: read by the server on first use only.
 execFileSync(process.execPath, ['scripts/bundle-docs.mjs'], { stdio: 'inherit' })

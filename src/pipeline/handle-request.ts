@@ -328,7 +328,13 @@ function* stages(
     operation: operationId,
     operationHeaders,
     rateLimitHeaders,
-    token: auth.kind === 'bearer' ? auth.token : undefined,
+    // An account key is journaled by its id (contract §22): no journal, here or in a store, holds it.
+    token:
+      caller?.key?.source === 'account'
+        ? caller.key.key
+        : auth.kind === 'bearer'
+          ? auth.token
+          : undefined,
     keyValid: caller?.key !== undefined,
     scenario,
     phase,

@@ -10,7 +10,11 @@ const BEFORE_ROUTING = new Set<number>(
   ),
 )
 
-const isApiOperation = (template: string): boolean => !template.startsWith('/__sandbox')
+const isApiOperation = (template: string): boolean =>
+  !template.startsWith('/__sandbox') && !template.startsWith('/portal/')
+/** The admin's account routes (contract §22): the admin token only, as accounts need one. */
+const isAccountAdmin = (template: string): boolean =>
+  template === '/__sandbox/invites' || template.startsWith('/__sandbox/accounts')
 // proxy-error's 502 is a gateway's page (contract §19): none of the API's headers.
 const isGatewayPage = (response: JsonObject): boolean =>
   doc.isObject(response.content) && response.content['text/html; charset=utf-8'] !== undefined
@@ -96,7 +100,9 @@ describe('the headers and parameters of the OpenAPI document', () => {
   })
 
   it('serves the control API outside /v1, without an API key', () => {
-    const control = doc.operations().filter(({ template }) => !isApiOperation(template))
+    const control = doc
+      .operations()
+      .filter(({ template }) => template.startsWith('/__sandbox') && !isAccountAdmin(template))
     expect(control.length).toBeGreaterThanOrEqual(12)
     for (const { template, operation, pathItem } of control) {
       expect(pathItem.servers, template).toEqual([
@@ -111,6 +117,29 @@ describe('the headers and parameters of the OpenAPI document', () => {
       ].includes(template)
       expect(operation.security, template).toEqual(open ? [{}] : [{}, { adminToken: [] }])
       expect(operation.tags, template).toEqual(['sandbox-control'])
+    }
+  })
+
+  it('serves the account API under /portal/api and the admin account routes with the admin token (contract §22)', () => {
+    const accounts = doc
+      .operations()
+      .filter(({ template }) => template.startsWith('/portal/') || isAccountAdmin(template))
+    expect(accounts.map(({ template }) => template)).toEqual(
+      expect.arrayContaining([
+        '/portal/api/signup',
+        '/portal/api/keys/{id}/roll',
+        '/__sandbox/accounts',
+      ]),
+    )
+    for (const { template, operation, pathItem } of accounts) {
+      expect(pathItem.servers, template).toEqual([
+        expect.objectContaining({ url: 'http://127.0.0.1:4010' }),
+      ])
+      expect(operation.tags, template).toEqual(['accounts'])
+      const open = ['/portal/api/signup', '/portal/api/login'].includes(template)
+      expect(operation.security, template).toEqual(
+        isAccountAdmin(template) ? [{ adminToken: [] }] : open ? [{}] : [{ portalCookie: [] }],
+      )
     }
   })
 })

@@ -44,6 +44,9 @@ export const ACCOUNT_LIMITS = {
   touchEveryMs: 60_000,
 } as const
 
+/** A 401 of the account API says how to sign in (RFC 9110: a 401 names a scheme): the portal cookie. */
+export const PORTAL_CHALLENGE = { 'WWW-Authenticate': 'Cookie realm="petstore-portal"' } as const
+
 /** The key text's start: an account key is told from a demo or run-time key by it. */
 export const ACCOUNT_KEY_PREFIX = 'sk_acct_'
 /** Characters of a key kept and shown: the prefix and 4 more. */
@@ -251,7 +254,9 @@ export const createAccountService = (options: AccountServiceOptions) => {
       )
       if (account === undefined || !matches) {
         for (const counter of counters) await store.hit(counter, ACCOUNT_LIMITS.loginWindowMs, at)
-        throw new ApiError('invalid_credentials', 'The email or the password is wrong.')
+        throw new ApiError('invalid_credentials', 'The email or the password is wrong.', {
+          headers: { ...PORTAL_CHALLENGE },
+        })
       }
       return openLogin(account)
     },

@@ -13,7 +13,12 @@ import type { SandboxCore } from '../../sandbox/create-sandbox-core.js'
 import { readRequestBody } from '../read-request-body.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { type AccountCaller, accountOf, PORTAL_COOKIE, readCookie } from './account-access.js'
-import { ACCOUNT_LIMITS, type AccountService, type Login } from './account-service.js'
+import {
+  ACCOUNT_LIMITS,
+  type AccountService,
+  type Login,
+  PORTAL_CHALLENGE,
+} from './account-service.js'
 
 /** Where the portal lives (contract §22). */
 export const PORTAL_PREFIX = '/portal'
@@ -209,7 +214,9 @@ const PORTAL_ROUTER = createRouter<PortalHandler>()
   })
 
 const loginRequired = (): ApiError =>
-  new ApiError('login_required', 'Sign in first: POST /portal/api/login (or sign up).')
+  new ApiError('login_required', 'Sign in first: POST /portal/api/login (or sign up).', {
+    headers: { ...PORTAL_CHALLENGE },
+  })
 
 /** A cross-site request (an `Origin` that is not this server's) is refused: 403 `forbidden`. */
 const checkOrigin = (req: IncomingMessage): void => {

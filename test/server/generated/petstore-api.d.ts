@@ -577,6 +577,259 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal/api/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign up
+         * @description Creates an account and signs it in. At most 5 sign-ups an hour from one client address (429 with `Retry-After`).
+         */
+        post: operations["accountSignup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/login": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in
+         * @description After 10 failures in a minute for one email or one client address: 429 with `Retry-After`.
+         */
+        post: operations["accountLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/logout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sign out */
+        post: operations["accountLogout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in account */
+        get: operations["accountMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's live keys */
+        get: operations["accountListKeys"];
+        put?: never;
+        /**
+         * Make a key
+         * @description At most 10 live keys an account. Every key lands in the account's own sandbox.
+         */
+        post: operations["accountCreateKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/keys/{id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's id.
+                 * @example key_0123456789abcdef
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a key
+         * @description A new key under the same name and plan; the old one answers 401 `invalid_api_key` at once, or after `expiresInS` (at most 86,400).
+         */
+        post: operations["accountRollKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's id.
+                 * @example key_0123456789abcdef
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a key
+         * @description The key answers 401 `invalid_api_key` at once, on every instance.
+         */
+        delete: operations["accountRevokeKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/quotas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each live key's quota windows */
+        get: operations["accountQuotas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make an invite code (admin)
+         * @description With `--accounts invite`: a code good for one sign-up, shown once (kept as a digest).
+         */
+        post: operations["createInvite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounts (admin)
+         * @description In id order, paged: `next` (and a `Link` header) while more follow.
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/accounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's id.
+                 * @example acct_0123456789abcdef01234567
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an account (admin)
+         * @description With its keys (401 at once), its log-ins and its sandbox.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/__sandbox/accounts/{id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's id.
+                 * @example acct_0123456789abcdef01234567
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a key for an account (admin), enterprise with custom limits */
+        post: operations["createAccountKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1149,6 +1402,79 @@ export interface components {
                 reason: string;
             }[];
         };
+        /** @description An account's sandbox holds 10,000 pets already (contract §22). */
+        StoreFullError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "store_full";
+            /** @constant */
+            status?: 409;
+        };
+        AccountConflictError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "email_taken" | "too_many_keys";
+            /** @constant */
+            status?: 409;
+        };
+        AccountForbiddenError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "forbidden" | "invite_required" | "invite_invalid" | "csrf_failed";
+            /** @constant */
+            status?: 403;
+        };
+        AccountUnauthorizedError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "invalid_credentials" | "login_required";
+            /** @constant */
+            status?: 401;
+        };
+        AccountNotFoundError: components["schemas"]["Error"] & {
+            /** @enum {unknown} */
+            code?: "account_not_found" | "key_not_found" | "route_not_found";
+            /** @constant */
+            status?: 404;
+        };
+        AccountView: {
+            /** @description Also the id of the account's sandbox (its session). */
+            id: string;
+            /**
+             * Format: email
+             * @description Lower-cased.
+             */
+            email: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description A key as listed: never the key itself. */
+        AccountKey: {
+            id: string;
+            name: string;
+            plan: components["schemas"]["SandboxPlan"];
+            /**
+             * @description The key's first 12 characters (`sk_acct_` and 4 more): enough to recognise it, not to use it.
+             * @example sk_acct_1a2b
+             */
+            prefix: string;
+            limits: {
+                perMinute: number;
+                perDay: number;
+            };
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description The last request with the key, to the minute; null before the first.
+             */
+            lastUsedAt: string | null;
+            /**
+             * Format: date-time
+             * @description Only on a rolled key still in its grace: when it stops working.
+             */
+            expiresAt?: string;
+        };
+        /** @description A key just made or rolled: the only time the whole key is shown. */
+        AccountNewKey: components["schemas"]["AccountKey"] & {
+            key: string;
+        };
     };
     responses: {
         /** @description An invalid or repeated query parameter (`invalid_parameter`, naming it in `details`), or an unknown scenario (`unknown_scenario`). */
@@ -1717,6 +2043,56 @@ export interface components {
                 "application/json": components["schemas"]["UpstreamTimeoutError"];
             };
         };
+        /** @description The account's sandbox holds 10,000 pets, its most (`store_full`): reset it to start over. */
+        StoreFull: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["StoreFullError"];
+            };
+        };
+        /** @description `email_taken` (sign-up with an email that has an account) or `too_many_keys` (10 live keys already). */
+        AccountConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountConflictError"];
+            };
+        };
+        /** @description `invite_required` or `invite_invalid` (sign-up by invitation), `csrf_failed` (a write with the cookie without the right `X-CSRF-Token`), `forbidden` (a cross-site request, or a route beyond the account's own sandbox). */
+        AccountForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountForbiddenError"];
+            };
+        };
+        /** @description `invalid_credentials` (the same answer for an unknown email and a wrong password) or `login_required` (no portal cookie, or one signed out). */
+        AccountUnauthorized: {
+            headers: {
+                /** @description `Cookie realm="petstore-portal"`: the account API signs in with the portal cookie, not a bearer token. */
+                "WWW-Authenticate": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountUnauthorizedError"];
+            };
+        };
+        /** @description `account_not_found`, `key_not_found` (no live key of that id in the account) or `route_not_found` (accounts are off). */
+        AccountNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AccountNotFoundError"];
+            };
+        };
     };
     parameters: {
         /**
@@ -1983,6 +2359,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ReplayMiss"];
             405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["StoreFull"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             417: components["responses"]["ExpectationFailed"];
@@ -2921,6 +3298,461 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["ControlMethodNotAllowed"];
             409: components["responses"]["ModeUnavailable"];
+            413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
+        };
+    };
+    accountSignup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "dev@example.com",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @description 12 to 256 characters (code points). */
+                    password: string;
+                    /** @description With `--accounts invite`: a code from `POST /__sandbox/invites`, good for one sign-up. */
+                    invite?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account; the portal cookie is set. */
+            201: {
+                headers: {
+                    /**
+                     * @description The portal cookie.
+                     * @example petstore_portal=…; HttpOnly; SameSite=Strict; Path=/; Max-Age=604800
+                     */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        email: string;
+                    };
+                };
+            };
+            400: components["responses"]["ControlBadRequest"];
+            403: components["responses"]["AccountForbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            409: components["responses"]["AccountConflict"];
+            413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
+        };
+    };
+    accountLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "dev@example.com",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    /** @description 12 to 256 characters (code points). */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in; the portal cookie is set. */
+            204: {
+                headers: {
+                    /**
+                     * @description The portal cookie.
+                     * @example petstore_portal=…; HttpOnly; SameSite=Strict; Path=/; Max-Age=604800
+                     */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["ControlBadRequest"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            413: components["responses"]["ControlPayloadTooLarge"];
+            429: components["responses"]["ControlTooManyRequests"];
+        };
+    };
+    accountLogout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out; the cookie is cleared and no longer signs in. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+        };
+    };
+    accountMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account and the CSRF token its writes send as `X-CSRF-Token`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        csrfToken: string;
+                    } & components["schemas"]["AccountView"];
+                };
+            };
+            401: components["responses"]["AccountUnauthorized"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+        };
+    };
+    accountListKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first, never a whole key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountKey"][];
+                };
+            };
+            401: components["responses"]["AccountUnauthorized"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+        };
+    };
+    accountCreateKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "CI",
+                 *       "plan": "pro"
+                 *     }
+                 */
+                "application/json": {
+                    name: string;
+                    /**
+                     * @description Enterprise keys come from the admin.
+                     * @enum {string}
+                     */
+                    plan: "free" | "pro" | "business";
+                };
+            };
+        };
+        responses: {
+            /** @description The key, shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountNewKey"];
+                };
+            };
+            400: components["responses"]["ControlBadRequest"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            409: components["responses"]["AccountConflict"];
+            413: components["responses"]["ControlPayloadTooLarge"];
+        };
+    };
+    accountRollKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's id.
+                 * @example key_0123456789abcdef
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "expiresInS": 3600
+                 *     }
+                 */
+                "application/json": {
+                    expiresInS?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new key, shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountNewKey"];
+                };
+            };
+            400: components["responses"]["ControlBadRequest"];
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            409: components["responses"]["AccountConflict"];
+        };
+    };
+    accountRevokeKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's id.
+                 * @example key_0123456789abcdef
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["AccountUnauthorized"];
+            403: components["responses"]["AccountForbidden"];
+            404: components["responses"]["AccountNotFound"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+        };
+    };
+    accountQuotas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Per key: its limits and the requests admitted in the current UTC minute and day (`bucket`, null before its first request). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                        plan: components["schemas"]["SandboxPlan"];
+                        limits: {
+                            perMinute: number;
+                            perDay: number;
+                        };
+                        bucket: {
+                            bucket?: string;
+                            minuteUsed?: number;
+                            dayUsed?: number;
+                            bannedUntil?: number;
+                        } | null;
+                    }[];
+                };
+            };
+            401: components["responses"]["AccountUnauthorized"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+        };
+    };
+    createInvite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The code. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        code: string;
+                    };
+                };
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AccountNotFound"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Accounts on a page, 1 to 100 (default 50).
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description The last id of the previous page.
+                 * @example acct_0123456789abcdef01234567
+                 */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accounts: components["schemas"]["AccountView"][];
+                        total: number;
+                        next: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["ControlBadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AccountNotFound"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's id.
+                 * @example acct_0123456789abcdef01234567
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AccountNotFound"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            429: components["responses"]["ControlTooManyRequests"];
+        };
+    };
+    createAccountKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's id.
+                 * @example acct_0123456789abcdef01234567
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "plan": "enterprise",
+                 *       "perMinute": 10000,
+                 *       "perDay": 5000000
+                 *     }
+                 */
+                "application/json": {
+                    plan: components["schemas"]["SandboxPlan"];
+                    name?: string;
+                    perMinute?: number;
+                    perDay?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The key, shown this once. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountNewKey"];
+                };
+            };
+            400: components["responses"]["ControlBadRequest"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["AccountNotFound"];
+            405: components["responses"]["ControlMethodNotAllowed"];
+            409: components["responses"]["AccountConflict"];
             413: components["responses"]["ControlPayloadTooLarge"];
             429: components["responses"]["ControlTooManyRequests"];
         };
