@@ -2,18 +2,19 @@
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'))
 /** Ids made at once from one draw of random bytes. */
 const BATCH = 256
-/** 96 bits an id: 24 hex digits. */
-const ID_DIGITS = 24
+/** 96 bits an id: 24 hex digits, after `req_`. */
+const ID_LENGTH = 28
 
 let digits = ''
 let used = BATCH
 
-/** Draws the random bits of the next `BATCH` ids, as one string of hex digits. */
+/** Draws the random bits of the next `BATCH` ids: one string of them all, each `req_` and its digits. */
 const refill = (): void => {
-  const bytes = new Uint8Array((BATCH * ID_DIGITS) / 2)
+  const bytes = new Uint8Array(BATCH * 12)
   globalThis.crypto.getRandomValues(bytes)
   let text = ''
-  for (const byte of bytes) text += HEX[byte] as string
+  for (let i = 0; i < bytes.length; i++)
+    text += i % 12 === 0 ? `req_${HEX[bytes[i] as number]}` : (HEX[bytes[i] as number] as string)
   digits = text
   used = 0
 }
@@ -31,8 +32,8 @@ const refill = (): void => {
  */
 export const newRequestId = (): string => {
   if (used === BATCH) refill()
-  const at = used++ * ID_DIGITS
-  return `req_${digits.slice(at, at + ID_DIGITS)}`
+  const at = used++ * ID_LENGTH
+  return digits.slice(at, at + ID_LENGTH)
 }
 
 /** What `?requestId=` accepts: `req_` and 1-64 lower-case letters and digits. */

@@ -56,8 +56,9 @@ const mergeHeaders = (
   const out: Record<string, string> = {}
   if (operation !== null) for (const name in operation) out[name] = operation[name] as string
   if (rateLimit !== null) for (const name in rateLimit) out[name] = rateLimit[name] as string
-  for (const name in own)
-    if (name.length !== 10 || name.toLowerCase() !== 'request-id') out[name] = own[name] as string
+  for (const name in own) out[name] = own[name] as string
+  // An answer's own id (a recorded or scenario answer) gives way, as written or lower-cased.
+  if (out['request-id'] !== undefined) delete out['request-id']
   out['Request-Id'] = requestId
   return out
 }
