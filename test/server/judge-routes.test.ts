@@ -203,6 +203,7 @@ describe('GET /__sandbox/report and /__sandbox/coverage', () => {
     expect(create?.unmet).toEqual([
       '400',
       '401',
+      '409',
       '413',
       '429',
       '500',

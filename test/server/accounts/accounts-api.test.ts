@@ -252,6 +252,39 @@ describe('the account API (contract §22)', () => {
     expect(enterprise.body).toMatchObject({ code: 'validation_failed' })
   })
 
+  it('holds the budgets under concurrency: 15 keys at once make exactly 10, 8 sign-ups at once make exactly 5', async () => {
+    nextHour()
+    const client = portalClient(server.origin)
+    await client.signup('race@example.com')
+    const made = await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        client.api('POST', '/keys', { name: `r${i}`, plan: 'free' }),
+      ),
+    )
+    expect(made.filter((r) => r.status === 201)).toHaveLength(10)
+    expect(made.filter((r) => r.status === 409)).toHaveLength(5)
+    nextHour()
+    const signups = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        portalClient(server.origin).signup(`crowd${i}@example.com`),
+      ),
+    )
+    expect(signups.filter((r) => r.status === 201)).toHaveLength(5)
+    expect(signups.filter((r) => r.status === 429)).toHaveLength(3)
+  })
+
+  it('answers a body over 64 KiB with 413 and a body that is not JSON with 400', async () => {
+    const huge = await portalClient(server.origin).api('POST', '/signup', {
+      email: 'big@example.com',
+      password: 'x'.repeat(70_000),
+    })
+    expect(huge.status).toBe(413)
+    expect(huge.body).toMatchObject({ code: 'payload_too_large' })
+    const broken = await portalClient(server.origin).api('POST', '/login', '{"email":')
+    expect(broken.status).toBe(400)
+    expect(broken.body).toMatchObject({ code: 'malformed_json' })
+  })
+
   it('needs the cookie for the account API (401 login_required) and CSRF on writes (403 csrf_failed)', async () => {
     const anonymous = await portalClient(server.origin).api('GET', '/keys')
     expect(anonymous.status).toBe(401)
