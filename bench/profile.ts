@@ -14,6 +14,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { startTestRedis } from '../test/support/redis-server.js'
 import { loadWith, spawnServer } from './support/load.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -49,6 +50,23 @@ export async function run(): Promise<void> {
   const method = process.env.BENCH_METHOD ?? 'GET'
   const body = method === 'POST' ? JSON.stringify({ name: 'Bench', categoryId: 1 }) : undefined
   const seconds = Number(process.env.BENCH_SECONDS ?? 6)
+  // BENCH_STORE=redis: the server on a Redis of its own (started here, stopped at the end).
+  const redis = process.env.BENCH_STORE === 'redis' ? await startTestRedis() : undefined
+  try {
+    await profileServer({ target, method, body, seconds, store: redis?.url })
+  } finally {
+    await redis?.dispose()
+  }
+}
+
+const profileServer = async (input: {
+  target: string
+  method: string
+  body: string | undefined
+  seconds: number
+  store: string | undefined
+}): Promise<void> => {
+  const { target, method, body, seconds } = input
   const dir = join(RESULTS, `profile-${process.pid}`)
   mkdirSync(dir, { recursive: true })
   const server = await spawnServer(
@@ -61,6 +79,7 @@ export async function run(): Promise<void> {
       '--quiet',
       '--key',
       'bench-enterprise=enterprise:1000000000:1000000000000',
+      ...(input.store === undefined ? [] : ['--store', input.store]),
     ],
     ROOT,
   )
@@ -88,7 +107,7 @@ export async function run(): Promise<void> {
   const times = selfTimes(profile)
   const total = times.reduce((sum, [, t]) => sum + t, 0)
   console.log(
-    `${method} ${target}: ${load.rps.toFixed(0)} req/s, server CPU ${load.cpuUs.toFixed(1)} µs a request, profile ${out}\n`,
+    `${method} ${target}${input.store === undefined ? '' : ' on Redis'}: ${load.rps.toFixed(0)} req/s, server CPU ${load.cpuUs.toFixed(1)} µs a request, profile ${out}\n`,
   )
   console.log('self time  function')
   for (const [name, t] of times.slice(0, 30))

@@ -51,6 +51,11 @@ const BENCHMARKS: ReadonlyArray<{
     load: () => import('./sessions.js'),
   },
   {
+    key: 'accounts',
+    name: 'accounts: 1,000 on 3 instances and a 3-master Redis Cluster, 200 at once (not run by default)',
+    load: () => import('./accounts.js'),
+  },
+  {
     key: 'redis',
     name: 'shared state on Redis: memory vs Redis, two instances vs one',
     load: () => import('./redis.js'),
@@ -95,7 +100,7 @@ for (const arg of process.argv.slice(2)) {
 // The benchmarks run the built package and CLI.
 ensureBuild()
 // Profiling is a tool, not a figure: only when asked for.
-const ON_REQUEST = new Set(['profile', 'core-compare'])
+const ON_REQUEST = new Set(['profile', 'core-compare', 'accounts'])
 for (const bench of BENCHMARKS) {
   if (selection.size > 0 ? !selection.has(bench.key) : ON_REQUEST.has(bench.key)) continue
   console.log(`\n## ${bench.name}\n`)

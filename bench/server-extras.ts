@@ -16,7 +16,7 @@ interface ExtrasInput {
   cli: string
   keyFlags: string[]
   key: string
-  bare: Spawned
+  bare?: Spawned
   answers: Record<string, RecordedAnswer>
   seconds: number
   rounds: number
@@ -68,6 +68,8 @@ const listLoad = (server: Spawned, key: string, seconds: number) =>
   })
 
 const dashboards = async (input: ExtrasInput): Promise<void> => {
+  const bareServer = input.bare
+  if (bareServer === undefined) return
   const sandbox = await spawnServer(
     [input.cli, '--port', '0', '--quiet', ...input.keyFlags],
     input.root,
@@ -76,7 +78,7 @@ const dashboards = async (input: ExtrasInput): Promise<void> => {
   const own: number[] = []
   const bare: number[] = []
   for (let r = 0; r < input.rounds; r++) {
-    bare.push((await listLoad(input.bare, input.key, input.seconds)).rps)
+    bare.push((await listLoad(bareServer, input.key, input.seconds)).rps)
     own.push((await listLoad(sandbox, input.key, input.seconds)).rps)
   }
   const ratio = median(own) / median(bare)
@@ -87,7 +89,12 @@ const dashboards = async (input: ExtrasInput): Promise<void> => {
   await sandbox.stop()
 }
 
-const redisAgainstMemory = async (input: ExtrasInput): Promise<void> => {
+/**
+ * One instance on Redis against one in memory, GET list (and the compared
+ * build's pair in the same rounds); `commands` counts Redis commands a request
+ * (INFO commandstats before and after the Redis rounds).
+ */
+export const redisAgainstMemory = async (input: ExtrasInput): Promise<void> => {
   try {
     execFileSync('redis-server', ['--version'])
   } catch {
@@ -95,28 +102,87 @@ const redisAgainstMemory = async (input: ExtrasInput): Promise<void> => {
     return
   }
   const redis = await startTestRedis()
+  const pairs: { name: string; onRedis: Spawned; memory: Spawned }[] = []
   try {
-    const onRedis = await spawnServer(
-      [input.cli, '--port', '0', '--quiet', ...input.keyFlags, '--store', redis.url],
-      input.root,
-    )
-    const memory = await spawnServer(
-      [input.cli, '--port', '0', '--quiet', ...input.keyFlags],
-      input.root,
-    )
-    const mem: number[] = []
-    const red: number[] = []
-    for (let r = 0; r < input.rounds; r++) {
-      mem.push((await listLoad(memory, input.key, input.seconds)).rps)
-      red.push((await listLoad(onRedis, input.key, input.seconds)).rps)
+    const builds = [{ name: 'this build', root: input.root }]
+    if (input.compareDir !== undefined) builds.push({ name: 'compared', root: input.compareDir })
+    for (const [i, build] of builds.entries())
+      pairs.push({
+        name: build.name,
+        onRedis: await spawnServer(
+          [
+            input.cli,
+            '--port',
+            '0',
+            '--quiet',
+            ...input.keyFlags,
+            '--store',
+            `${redis.url.replace(/\/[0-9]*$/, '')}/${i}`,
+          ],
+          build.root,
+        ),
+        memory: await spawnServer(
+          [input.cli, '--port', '0', '--quiet', ...input.keyFlags],
+          build.root,
+        ),
+      })
+    const figures = pairs.map(() => ({
+      mem: [] as number[],
+      red: [] as number[],
+      memCpu: [] as number[],
+      redCpu: [] as number[],
+      commands: [] as number[],
+      calls: [] as number[],
+    }))
+    for (let r = 0; r < input.rounds; r++)
+      for (const [i, pair] of pairs.entries()) {
+        const f = figures[i] as (typeof figures)[number]
+        const m = await listLoad(pair.memory, input.key, input.seconds)
+        f.mem.push(m.rps)
+        f.memCpu.push(m.cpuUs)
+        const before = await commandCount(redis.url)
+        const d = await listLoad(pair.onRedis, input.key, input.seconds)
+        const after = await commandCount(redis.url)
+        f.red.push(d.rps)
+        f.redCpu.push(d.cpuUs)
+        f.commands.push((after.all - before.all) / Math.max(1, d.requests))
+        f.calls.push((after.calls - before.calls) / Math.max(1, d.requests))
+      }
+    for (const [i, pair] of pairs.entries()) {
+      const f = figures[i] as (typeof figures)[number]
+      const ratio = median(f.red) / median(f.mem)
+      console.log(
+        `\nRedis store against memory, GET list (${pair.name}): ${median(f.red).toFixed(0)} req/s against ${median(f.mem).toFixed(0)}, ratio ${ratio.toFixed(2)} (target >= 0.5 ${verdict(ratio >= 0.5)}); cpu µs a request ${median(f.redCpu).toFixed(1)} against ${median(f.memCpu).toFixed(1)}; Redis calls (scripts and commands sent) a request ${median(f.calls).toFixed(2)}, commands run (inside scripts too) ${median(f.commands).toFixed(1)}`,
+      )
     }
-    const ratio = median(red) / median(mem)
-    console.log(
-      `\nRedis store against memory, GET list: ${median(red).toFixed(0)} req/s against ${median(mem).toFixed(0)}, ratio ${ratio.toFixed(2)} (target >= 0.5 ${verdict(ratio >= 0.5)})`,
-    )
-    await Promise.all([onRedis.stop(), memory.stop()])
   } finally {
+    await Promise.all(pairs.flatMap((p) => [p.onRedis.stop(), p.memory.stop()]))
     await redis.dispose()
+  }
+}
+
+/**
+ * Commands Redis has run so far (INFO commandstats): `all` counts the
+ * commands scripts run too, `calls` what clients sent (scripts, and commands
+ * other than those scripts run). The few commands of this look itself are noise.
+ */
+const commandCount = async (url: string): Promise<{ all: number; calls: number }> => {
+  const { Redis } = await import('ioredis')
+  const client = new Redis(url, { lazyConnect: true })
+  await client.connect()
+  try {
+    const info = await client.info('commandstats')
+    let all = 0
+    let scripts = 0
+    for (const match of info.matchAll(/cmdstat_([a-z|]+):calls=([0-9]+)/g)) {
+      all += Number(match[2])
+      if (/^(eval|evalsha|fcall)$/.test(match[1] as string)) scripts += Number(match[2])
+    }
+    // The server sends scripts and WAIT only (decision 0014); a script's own commands count under their names.
+    const waits = Number(/cmdstat_wait:calls=([0-9]+)/.exec(info)?.[1] ?? 0)
+    return { all, calls: scripts + waits }
+  } finally {
+    client.disconnect()
   }
 }
 

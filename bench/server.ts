@@ -16,7 +16,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { runExtras, startUp } from './server-extras.js'
+import { redisAgainstMemory, runExtras, startUp } from './server-extras.js'
 import {
   type LoadResult,
   loadWith,
@@ -137,10 +137,24 @@ const runStartUp = async (compareDir: string | undefined): Promise<void> => {
   })
 }
 
+/** `server:redis`: one instance on Redis against one in memory, GET list, alone. */
+const runRedis = async (compareDir: string | undefined): Promise<void> =>
+  redisAgainstMemory({
+    root: ROOT,
+    cli: CLI,
+    keyFlags: KEY_FLAGS,
+    key: KEY,
+    answers: {},
+    seconds: SECONDS,
+    rounds: ROUNDS,
+    compareDir,
+  })
+
 export async function run(parts?: readonly string[]): Promise<void> {
   if (!existsSync(join(ROOT, CLI))) throw new Error('Build first: npm run build')
   const compareDir = process.env.BENCH_COMPARE
   if (parts?.includes('startup')) return runStartUp(compareDir)
+  if (parts?.includes('redis')) return runRedis(compareDir)
   const sandbox = await startSandbox(ROOT)
   const other = compareDir === undefined ? undefined : await startSandbox(compareDir)
   const answers = await recordCases(sandbox.origin)

@@ -18,6 +18,8 @@ export interface LoadResult {
   errors: number
   /** CPU the server process used per request, in µs (user + system, from /proc). */
   cpuUs: number
+  /** Requests answered in the run. */
+  requests: number
 }
 
 export interface LoadOptions {
@@ -61,6 +63,7 @@ export const loadWith = async (options: LoadOptions): Promise<LoadResult> => {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     cpuUs: (used * 1000) / Math.max(1, result.requests.total),
+    requests: result.requests.total,
   }
 }
 

@@ -20,6 +20,7 @@ export const CORS_POLICY = {
     'Location',
     'WWW-Authenticate',
     'Allow',
+    'Request-Id',
   ],
   /** How long a browser may cache a preflight answer, in seconds. */
   maxAgeSeconds: 600,

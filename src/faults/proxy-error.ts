@@ -8,15 +8,18 @@ const PAGE_BYTES = new TextEncoder().encode(PROXY_ERROR_PAGE)
 
 /**
  * 502 `text/html; charset=utf-8` with a gateway's page, whatever the answer
- * was: none of the API's headers (no rate-limit headers, no Error body) and,
- * unless the setting is 1 (`__cors=keep`), none of the sandbox's CORS
- * headers: a stock gateway's 502 has none, so a cross-origin page sees a
- * failed fetch (decision 0055). `HEAD` gets the head alone.
+ * was: none of the API's headers (no rate-limit headers, no Error body) but
+ * its `Request-Id` (contract §22: every answer has one) and, unless the
+ * setting is 1 (`__cors=keep`), none of the sandbox's CORS headers: a stock
+ * gateway's 502 has none, so a cross-origin page sees a failed fetch
+ * (decision 0055). `HEAD` gets the head alone.
  */
 export const proxyError: ShapeFault = (answer) => {
-  const headers = {
+  const requestId = answer.headers['Request-Id']
+  const headers: Record<string, string> = {
     'Content-Type': 'text/html; charset=utf-8',
     'Content-Length': String(PAGE_BYTES.byteLength),
+    ...(requestId === undefined ? {} : { 'Request-Id': requestId }),
   }
   return {
     delivery: {

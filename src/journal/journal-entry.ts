@@ -33,6 +33,11 @@ export interface Violation {
 export interface JournalEntry {
   /** Ascending number of the entry within its session. */
   seq: number
+  /**
+   * The answer's `Request-Id` (contract §22), found by `GET /__sandbox/requests?requestId=`;
+   * absent in entries read back from a HAR recorded before it (and where no answer was made).
+   */
+  requestId?: string
   /** ISO time by the sandbox clock. */
   time: string
   /** The session that answered (`default` unless one was chosen). */
@@ -110,6 +115,8 @@ export interface JournalPhase {
  * own (never mutated afterwards).
  */
 export interface JournalCapture {
+  /** The answer's `Request-Id` (contract §22). */
+  requestId?: string | undefined
   /** Epoch ms by the sandbox clock. */
   at: number
   session: string

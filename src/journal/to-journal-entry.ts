@@ -45,6 +45,7 @@ export const toJournalEntry = (record: JournalRecord): JournalEntry => {
   const failed = record.status === null || record.responseHeaders === null
   return {
     seq: record.seq,
+    ...(record.requestId === undefined ? {} : { requestId: record.requestId }),
     time: new Date(record.at).toISOString(),
     session: record.session,
     ...(record.instance === undefined ? {} : { instance: record.instance }),

@@ -18,6 +18,8 @@ const SANDBOX_QUERY = new Set(['__scenario', '__session', '__delay'])
 // Vary by time or quota (contract §21), carry the connection, or belong to the sandbox or CORS.
 const DROPPED_HEADERS = new Set([
   'date',
+  // Each answer's own (contract §22).
+  'request-id',
   'retry-after',
   'age',
   'expires',

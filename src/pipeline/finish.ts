@@ -4,6 +4,7 @@ import type { Awaitable } from '../http/awaitable.js'
 import type { UrlFields } from '../http/request-url.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { AnswerSource, JournalPhase, JournalRecord, Violation } from '../journal/journal.js'
+import { newRequestId } from '../journal/request-id.js'
 import { toJournalEntry } from '../journal/to-journal-entry.js'
 import type { SessionState } from '../state/sandbox-state.js'
 import type { PipelineContext } from './pipeline-context.js'
@@ -42,18 +43,23 @@ const encoder = new TextEncoder()
 /**
  * The answer's headers in one stated order (later wins): the operation's,
  * then the rate limit's, then the response's own (so a forced 429 can say
- * `X-RateLimit-Remaining: 0`).
+ * `X-RateLimit-Remaining: 0`), then the sandbox's `Request-Id` (contract §22:
+ * every answer's own, whatever a scenario or an upstream said).
  */
 const mergeHeaders = (
   operation: Record<string, string> | null,
   rateLimit: Record<string, string> | null,
   own: Record<string, string>,
+  requestId: string,
 ): Record<string, string> => {
   // Plain loops: object spread of header records was a quarter of a request's time (decision 0021).
   const out: Record<string, string> = {}
   if (operation !== null) for (const name in operation) out[name] = operation[name] as string
   if (rateLimit !== null) for (const name in rateLimit) out[name] = rateLimit[name] as string
   for (const name in own) out[name] = own[name] as string
+  // An answer's own id (a recorded or scenario answer) gives way, as written or lower-cased.
+  if (out['request-id'] !== undefined) delete out['request-id']
+  out['Request-Id'] = requestId
   return out
 }
 
@@ -68,9 +74,10 @@ const mergeHeaders = (
 export const finish = (ctx: PipelineContext, input: FinishInput): Awaitable<Finished> => {
   const { request, session } = input
   const own = input.response
+  const requestId = newRequestId()
   const response: SandboxResponse = {
     status: own.status,
-    headers: mergeHeaders(input.operationHeaders, input.rateLimitHeaders, own.headers),
+    headers: mergeHeaders(input.operationHeaders, input.rateLimitHeaders, own.headers, requestId),
     body: own.body,
     delayMs: own.delayMs,
     fault: own.fault,
@@ -105,6 +112,7 @@ export const finish = (ctx: PipelineContext, input: FinishInput): Awaitable<Fini
     }
   }
   const record = session.record({
+    requestId,
     at: input.now,
     session: session.id,
     instance: ctx.instance,

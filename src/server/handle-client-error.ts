@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { ApiError } from '../http/api-error.js'
+import { newRequestId } from '../journal/request-id.js'
 import { SERVER_LIMITS } from './server-limits.js'
 
 /**
@@ -14,7 +15,7 @@ export const writeErrorAndClose = (socket: Duplex, apiError: ApiError): void => 
   const { status, body } = apiError.toResponse()
   const text = body ?? ''
   socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nCache-Control: no-store\r\nRequest-Id: ${newRequestId()}\r\nConnection: close\r\n\r\n${text}`,
   )
 }
 

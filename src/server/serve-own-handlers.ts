@@ -4,6 +4,7 @@ import { answerWithOwnHandlers } from '../handlers/answer-with-own-handlers.js'
 import type { OwnHandler } from '../handlers/check-own-handlers.js'
 import { loadMswOnDemand } from '../handlers/load-msw-on-demand.js'
 import { ApiError } from '../http/api-error.js'
+import { newRequestId } from '../journal/request-id.js'
 import { type BodyReadResult, readRequestBody } from './read-request-body.js'
 import { writeNow } from './write-sandbox-response.js'
 
@@ -71,6 +72,9 @@ export const serveOwnHandlers = async (
   const headers: Record<string, string> = Object.fromEntries(response.headers)
   headers['content-length'] = String(body.byteLength)
   delete headers['transfer-encoding']
+  // Every answer has a Request-Id (contract §22); your handler's own is kept.
+  if (headers['request-id'] === undefined && !res.hasHeader('request-id'))
+    headers['request-id'] = newRequestId()
   res.writeHead(response.status, headers)
   res.end(method === 'HEAD' ? undefined : body)
   return true

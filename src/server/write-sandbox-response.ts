@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { mergeExposeHeaders } from '../http/merge-expose-headers.js'
 import type { ExactAnswer, SandboxResponse } from '../http/types.js'
+import { newRequestId } from '../journal/request-id.js'
 import { deliverFault } from './deliver-fault.js'
 
 /** Timers of answers being held (delays, `timeout` faults), so a shutdown can cut them short. */
@@ -60,6 +61,7 @@ const writeExact = (
   status: number,
   exact: ExactAnswer,
   extra: Readonly<Record<string, string>> | undefined,
+  own: Readonly<Record<string, string>>,
 ): void => {
   const head = res.req.method === 'HEAD'
   const withBody = !head && !NO_BODY.has(status)
@@ -74,10 +76,12 @@ const writeExact = (
       headers.push(name, extra[name] as string)
       ours.add(name.toLowerCase())
     }
+  // The sandbox's Request-Id (contract §22; the pipeline's, in `own`) replaces an upstream's own.
+  if (!res.hasHeader('request-id')) headers.push('Request-Id', own['Request-Id'] ?? newRequestId())
   const exposed: string[] = []
   for (const [name, value] of exact.headers) {
     const key = name.toLowerCase()
-    if (key === 'content-length' && withBody) continue
+    if ((key === 'content-length' && withBody) || key === 'request-id') continue
     // CORS is between the browser and the sandbox: the sandbox's headers win, except that
     // the names the upstream exposes are exposed too (browser code reads its ETag).
     if (key === EXPOSE && (exposeAt !== -1 || res.hasHeader(key))) exposed.push(value)
@@ -107,7 +111,7 @@ export const writeNow = (
 ): void => {
   if (res.headersSent || res.destroyed) return
   if (response.exact !== undefined) {
-    writeExact(res, response.status, response.exact, extra)
+    writeExact(res, response.status, response.exact, extra, response.headers)
     return
   }
   const body = response.body
@@ -121,6 +125,9 @@ export const writeNow = (
         headers.push(name, extra[name] as string)
   for (const name in own)
     if (body === null || name !== 'Content-Length') headers.push(name, own[name] as string)
+  // Every answer has a Request-Id (contract §22): the API pipeline's answers bring theirs.
+  if (own['Request-Id'] === undefined && !res.hasHeader('request-id'))
+    headers.push('Request-Id', newRequestId())
   if (body === null) {
     res.writeHead(response.status, headers)
     res.end()

@@ -141,6 +141,29 @@ const unavailable = (): ApiError =>
     { headers: { 'Retry-After': '1' } },
   )
 
+/** Every method of the account seam, forwarded to the store once it is connected. */
+const ACCOUNT_METHODS = [
+  'createAccount',
+  'accountByEmail',
+  'account',
+  'listAccounts',
+  'countAccounts',
+  'deleteAccount',
+  'addKey',
+  'listKeys',
+  'key',
+  'keyByHash',
+  'expireKey',
+  'touchKey',
+  'addInvite',
+  'takeInvite',
+  'addLogin',
+  'login',
+  'dropLogin',
+  'hit',
+  'peekHits',
+] as const satisfies readonly (keyof AccountStore)[]
+
 /**
  * Opens a shared state. The Redis code (and the client library) is imported
  * on demand, so a sandbox in memory never loads it; this module itself is
@@ -153,7 +176,7 @@ const unavailable = (): ApiError =>
 export const openSharedState = (store: StoreOption, options: SharedStateOptions): SharedState => {
   const { url, prefix, timeoutMs } = parseStoreOption(store)
   const events: Emitter<SandboxEvents> = createEmitter<SandboxEvents>()
-  let real: (SandboxState & Pick<SharedState, 'peek' | 'collections'>) | undefined
+  let real: (SandboxState & Pick<SharedState, 'peek' | 'collections' | 'accounts'>) | undefined
   let close: () => Promise<void> = async () => {}
   const loading = import('./redis/create-redis-state.js').then(async ({ createRedisState }) => {
     const state = await createRedisState({
@@ -197,6 +220,19 @@ export const openSharedState = (store: StoreOption, options: SharedStateOptions)
       await close()
     },
     peek: (id) => real?.peek(id),
+    // The store's accounts (decision 0062): once connected, each call goes straight to it.
+    accounts: Object.fromEntries(
+      ACCOUNT_METHODS.map((name) => [
+        name,
+        (...args: unknown[]) => {
+          const call = (store: AccountStore | undefined): unknown => {
+            if (store === undefined) throw unavailable()
+            return (store[name] as (...a: unknown[]) => unknown)(...args)
+          }
+          return real !== undefined ? call(real.accounts) : loaded().then((r) => call(r.accounts))
+        },
+      ]),
+    ) as unknown as AccountStore,
     collections: {
       read: async (session, key) => (await loaded()).collections.read(session, key),
       take: async (session, key, next) => (await loaded()).collections.take(session, key, next),

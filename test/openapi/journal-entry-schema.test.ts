@@ -11,6 +11,7 @@ import { openApiDocument } from './openapi-document.js'
  */
 const FIELDS = {
   seq: 'required',
+  requestId: 'optional',
   time: 'required',
   session: 'required',
   instance: 'optional',

@@ -51,11 +51,15 @@ describe('the server in front of an upstream', () => {
     expect(body).toBe(sent.response.body)
     const own = f.app.sandbox.db.pets.list({ limit: 3 }).pets.map((p) => p.name)
     expect(JSON.parse(body).map((p: { name: string }) => p.name)).not.toEqual(own)
-    // Every header the upstream sent, with its value; its next link points at the front.
+    // Every header the upstream sent, with its value; its next link points at the front;
+    // the Request-Id is the front's own (contract §22), the upstream's is not passed on.
     for (const [name, value] of Object.entries(sent.response.headers)) {
-      if (name === 'link') continue
+      if (name === 'link' || name === 'request-id') continue
       expect(response.headers.get(name), name).toBe(value)
     }
+    expect(sent.response.headers['request-id']).toMatch(/^req_/)
+    expect(response.headers.get('request-id')).toMatch(/^req_[0-9a-f]{24}$/)
+    expect(response.headers.get('request-id')).not.toBe(sent.response.headers['request-id'])
     expect(response.headers.get('link')).toBe(
       sent.response.headers.link?.replace(upstream.url, `${f.origin}/v1`),
     )

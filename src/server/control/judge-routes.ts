@@ -2,6 +2,7 @@ import { ApiError } from '../../http/api-error.js'
 import { invalidParameter, repeatedParameter } from '../../http/errors.js'
 import { jsonResponse } from '../../http/json-response.js'
 import type { SandboxResponse } from '../../http/types.js'
+import { REQUEST_ID_PATTERN } from '../../journal/request-id.js'
 import { compareEntry, findRequests } from '../../judge/compare-entry.js'
 import { describeExpectation, showValue } from '../../judge/describe-expectation.js'
 import type { JudgeTools } from '../../judge/judge-tools.js'
@@ -14,9 +15,23 @@ import { JUDGE_TOOLS } from '../../sandbox/judge-journal.js'
 import type { SessionState } from '../../state/sandbox-state.js'
 import { type ExpectBody, readRequestFilters, toRequestMatch } from './read-request-filters.js'
 
+/** `requestId=` of `GET /__sandbox/requests`: an answer's `Request-Id` (contract §22), or undefined. */
+const readRequestId = (params: URLSearchParams): string | undefined => {
+  const values = params.getAll('requestId')
+  if (values.length > 1) throw repeatedParameter('requestId')
+  const id = values[0]
+  if (id !== undefined && !REQUEST_ID_PATTERN.test(id))
+    throw invalidParameter(
+      'requestId',
+      'must be an answer\'s Request-Id: "req_" and 1-64 lower-case letters and digits',
+    )
+  return id
+}
+
 /**
  * `GET /__sandbox/requests`: the session's journal, filtered when the query
- * names filters (`method`, `path`, `status`, `query.NAME`, `header.NAME`, `body`…).
+ * names filters (`requestId`, `method`, `path`, `status`, `query.NAME`,
+ * `header.NAME`, `body`…).
  *
  * @example
  * await listRequests(session, url) // 200 [entries]
@@ -26,12 +41,14 @@ export const listRequests = async (
   url: URL,
   tools: JudgeTools = JUDGE_TOOLS,
 ): Promise<SandboxResponse> => {
-  const entries = await session.listJournal()
-  const filtered =
-    url.search === ''
-      ? entries
-      : findRequests(entries, await readRequestFilters(url.searchParams, tools), tools)
-  return jsonResponse(200, filtered)
+  if (url.search === '') return jsonResponse(200, await session.listJournal())
+  const params = new URLSearchParams(url.searchParams)
+  const requestId = readRequestId(params)
+  params.delete('requestId')
+  const match = await readRequestFilters(params, tools)
+  let entries = await session.listJournal()
+  if (requestId !== undefined) entries = entries.filter((entry) => entry.requestId === requestId)
+  return jsonResponse(200, findRequests(entries, match, tools))
 }
 
 /**

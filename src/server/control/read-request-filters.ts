@@ -137,7 +137,7 @@ export const readRequestFilters = async (
     }
     throw invalidParameter(
       name,
-      'is not a filter; use method, path, pathRegExp, status, operation, body, query.NAME or header.NAME',
+      'is not a filter; use requestId, method, path, pathRegExp, status, operation, body, query.NAME or header.NAME',
     )
   }
   const methods = params.getAll('method')

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import { ApiError } from '../../http/api-error.js'
+import { newRequestId } from '../../journal/request-id.js'
 import { SERVER_LIMITS } from '../server-limits.js'
 import { writeNow } from '../write-sandbox-response.js'
 import { DASHBOARD_HEADERS } from './dashboard-headers.js'
@@ -78,6 +79,7 @@ export const createEventStream = (options: {
         'Content-Type': 'text/event-stream; charset=utf-8',
         'Cache-Control': 'no-store',
         'X-Accel-Buffering': 'no',
+        'Request-Id': newRequestId(),
       })
       if (res.req.method === 'HEAD') {
         res.end()

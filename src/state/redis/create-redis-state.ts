@@ -16,11 +16,13 @@ import {
 import { ANONYMOUS_BUCKET_CAP } from '../../rate-limit/rate-limiter.js'
 import type { StickyTimeline, Timeline } from '../../scenarios/timeline.js'
 import { stickyName } from '../../scenarios/timeline.js'
+import type { AccountStore } from '../account-store.js'
 import type { Emitter } from '../emitter.js'
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TTL_MS } from '../memory-state.js'
 import type { SandboxEvents } from '../sandbox-events.js'
 import { DEFAULT_SESSION, type SandboxState } from '../sandbox-state.js'
 import type { CachedPets } from './cached-pets.js'
+import { createRedisAccountStore } from './redis-accounts.js'
 import { createRedisCollections } from './redis-collections.js'
 import { openRedisConnection, redactUrl } from './redis-connection.js'
 import { createRedisJournal } from './redis-journal.js'
@@ -70,6 +72,8 @@ export interface RedisState extends SandboxState {
   peek(id: string): LastKnown | undefined
   /** The OpenAPI document's records (the `openapi` option), per session. */
   readonly collections: SharedCollections
+  /** Accounts and their keys (contract §22), on the store (decision 0062). */
+  readonly accounts: AccountStore
 }
 
 /** What an instance last saw of a session: for synchronous displays (the dashboard), never for decisions. */
@@ -160,6 +164,8 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
     events,
     keySession: (key) => sessions.keySession(key),
     recentRequests: (cursor, max) => journal.recent(cursor, max),
+    // Accounts, keys, revocations and rolls on the store: every instance at once (decision 0062).
+    accounts: createRedisAccountStore(connection),
     // A session this instance holds costs no round trip here (its request's `take` checks it).
     findKey: (id, key) => sessions.findKey(id, key),
     session: (id, owner) =>

@@ -147,6 +147,31 @@ export const defineSharedStateSuite = (getTarget: () => MultiInstanceTarget): vo
       expect(journal[1]?.seq).toBeGreaterThan(journal[0]?.seq ?? 0)
     })
 
+    it('find an answer by its Request-Id through another instance at once, each id unique (contract §22)', async () => {
+      // Every answer of a burst spread over the instances, then each looked up through the next one.
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          call(i, 'GET', `/v1/pets?limit=1&n=${i}`, { key: 'sandbox-free' }),
+        ),
+      )
+      const ids = answers.map((a) => a.headers.get('request-id') ?? '')
+      for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{24}$/)
+      expect(new Set(ids).size).toBe(30)
+      for (const [i, id] of ids.entries()) {
+        const found = (await call(i + 1, 'GET', `/__sandbox/requests?requestId=${id}`)).json as {
+          requestId: string
+          url: string
+          response: { headers: Record<string, string> }
+        }[]
+        expect(found).toHaveLength(1)
+        expect(found[0]?.requestId).toBe(id)
+        expect(found[0]?.url).toContain(`n=${i}`)
+        expect(found[0]?.response.headers['request-id']).toBe(id)
+      }
+      // The control API's own answers carry one too.
+      expect((await call(2, 'GET', '/__sandbox/clock')).headers.get('request-id')).toMatch(/^req_/)
+    })
+
     it("fail the same flaky requests whichever instance answers: the seed and the request's position decide", async () => {
       const outcomes = async (spread: boolean): Promise<string[]> => {
         const seen: string[] = []
