@@ -1100,6 +1100,8 @@ export interface components {
         SandboxJournalEntry: {
             /** @description Ascending number of the entry within its session. */
             seq: number;
+            /** @description The answer's `Request-Id` header (for a failed connection, the id the answer would have carried). Absent in entries read back from a HAR recorded without it. */
+            requestId?: string;
             /**
              * Format: date-time
              * @description When the request was answered, by the session's clock.
@@ -1503,6 +1505,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1528,6 +1531,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1554,6 +1558,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1574,6 +1579,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 Allow: components["headers"]["Allow"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1586,6 +1592,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1599,6 +1606,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "Retry-After": components["headers"]["Retry-After"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1618,6 +1626,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1631,6 +1640,7 @@ export interface components {
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 "Retry-After": components["headers"]["Retry-After"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1646,6 +1656,7 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link-SuccessorVersion"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1662,6 +1673,7 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link-SuccessorVersion"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1677,6 +1689,7 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link-SuccessorVersion"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1692,6 +1705,7 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link-SuccessorVersion"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1708,6 +1722,7 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link-SuccessorVersion"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1723,6 +1738,7 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link-SuccessorVersion"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1739,6 +1755,7 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link-SuccessorVersion"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1748,6 +1765,7 @@ export interface components {
         /** @description A missing or other `Content-Type` (`invalid_content_type`), an unparsable body (`malformed_json`), a body of the wrong shape or with a field the route does not take (`validation_failed`: every control body is strict; each problem in `details`, naming the field, what was given and what is allowed), an unknown scenario name (`unknown_scenario`) or plan (`unknown_plan`). */
         ControlBadRequest: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1757,6 +1775,7 @@ export interface components {
         /** @description The request body is larger than 64 KiB. */
         ControlPayloadTooLarge: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1766,6 +1785,7 @@ export interface components {
         /** @description The caller is not on loopback and the server has no admin token, or the server has one and the caller did not send it. */
         Forbidden: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1775,6 +1795,7 @@ export interface components {
         /** @description No such key (`key_not_found`), or a key in the path that is not valid percent-encoding (`route_not_found`, as the API answers such a path). */
         KeyNotFound: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1784,6 +1805,7 @@ export interface components {
         /** @description A key with this text exists already (`key_exists`); `details[0].field` is `key`. */
         KeyExists: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1793,6 +1815,7 @@ export interface components {
         /** @description This build of the sandbox has no OpenAPI document. */
         DocumentNotFound: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1803,6 +1826,7 @@ export interface components {
         ControlMethodNotAllowed: {
             headers: {
                 Allow: components["headers"]["Allow"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1815,6 +1839,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1825,6 +1850,7 @@ export interface components {
         ControlTooManyRequests: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1835,6 +1861,7 @@ export interface components {
         StreamLimitReached: {
             headers: {
                 "Retry-After": components["headers"]["Retry-After"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1844,6 +1871,7 @@ export interface components {
         /** @description The journal does not hold the requests expected (`expectation_not_met`): the message says what was received and shows the nearest misses as a diff; `details` holds the same, one difference each. */
         ExpectationNotMet: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1853,6 +1881,7 @@ export interface components {
         /** @description The sandbox was started without what that mode needs (`mode_unavailable`): `upstream` needs `--upstream`, `replay` needs `--replay`. */
         ModeUnavailable: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1862,6 +1891,7 @@ export interface components {
         /** @description Standalone server (contract §15): the request target is longer than 8 KiB. Answered before routing: no rate-limit headers. */
         UriTooLong: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1878,6 +1908,7 @@ export interface components {
         /** @description Standalone server: an `Expect` header other than `100-continue`. Answered before routing: no rate-limit headers. */
         ExpectationFailed: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1894,6 +1925,7 @@ export interface components {
         /** @description Standalone server: more than 100 header lines, or headers over 16 KiB. Answered before routing: no rate-limit headers. */
         HeaderTooLarge: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1910,6 +1942,7 @@ export interface components {
         /** @description Standalone server: a `Transfer-Encoding` other than `chunked`. Answered before routing: no rate-limit headers. */
         NotImplemented: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1929,6 +1962,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1957,6 +1991,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -1976,6 +2011,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2004,6 +2040,7 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link-SuccessorVersion"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2019,6 +2056,7 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link-SuccessorVersion"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2050,6 +2088,7 @@ export interface components {
                 Deprecation: components["headers"]["Deprecation"];
                 Sunset: components["headers"]["Sunset"];
                 Link: components["headers"]["Link-SuccessorVersion"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2069,6 +2108,7 @@ export interface components {
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                 "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2078,6 +2118,7 @@ export interface components {
         /** @description `email_taken` (sign-up with an email that has an account) or `too_many_keys` (10 live keys already). */
         AccountConflict: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2087,6 +2128,7 @@ export interface components {
         /** @description `invite_required` or `invite_invalid` (sign-up by invitation), `csrf_failed` (a write with the cookie without the right `X-CSRF-Token`), `forbidden` (a cross-site request, or a route beyond the account's own sandbox). */
         AccountForbidden: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2098,6 +2140,7 @@ export interface components {
             headers: {
                 /** @description `Cookie realm="petstore-portal"`: the account API signs in with the portal cookie, not a bearer token. */
                 "WWW-Authenticate": string;
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2107,6 +2150,7 @@ export interface components {
         /** @description `account_not_found`, `key_not_found` (no live key of that id in the account) or `route_not_found` (accounts are off). */
         AccountNotFound: {
             headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -2207,6 +2251,11 @@ export interface components {
         Sunset: string;
         /** @description The replacement of the deprecated operation, `GET /pets`: `<…/v1/pets>; rel="successor-version"`. */
         "Link-SuccessorVersion": string;
+        /**
+         * @description This answer's id: `req_` and 24 hex digits (96 random bits), unique across every instance. Every answer carries it, in every mode (the API's answers and errors, scenario and fault answers that have a head, upstream and replay answers, the control API, the dashboard and your own handlers on the standalone server); an upstream's own `Request-Id` is replaced. The journal keeps it (`requestId`, and the HAR's response headers), and `GET /__sandbox/requests?requestId=ID` finds the entry.
+         * @example req_5f0c8e2a9b1d4c7e3a6f0b28
+         */
+        "Request-Id": string;
     };
     pathItems: never;
 }
@@ -2291,6 +2340,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Total-Count": components["headers"]["X-Total-Count"];
                     Link: components["headers"]["Link-Next"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2391,6 +2441,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     Location: components["headers"]["Location"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2489,6 +2540,7 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link-SuccessorVersion"];
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2532,6 +2584,7 @@ export interface operations {
             /** @description The dashboard. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2541,6 +2594,7 @@ export interface operations {
             /** @description The page is not built (`npm run build` builds it; the published package ships it). */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2562,6 +2616,7 @@ export interface operations {
             /** @description The OpenAPI 3.1 document of the sandbox (this document). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2596,6 +2651,7 @@ export interface operations {
             /** @description The sandbox is reset. */
             204: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2603,6 +2659,7 @@ export interface operations {
             /** @description A bad `sessions` parameter (`invalid_parameter`, naming it in `details`). */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2626,6 +2683,7 @@ export interface operations {
             /** @description The sticky scenario. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2658,6 +2716,7 @@ export interface operations {
             /** @description The sticky scenario, now the one given. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2683,6 +2742,7 @@ export interface operations {
             /** @description The clock. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2715,6 +2775,7 @@ export interface operations {
             /** @description The clock after the change. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2740,6 +2801,7 @@ export interface operations {
             /** @description Every valid key. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2772,6 +2834,7 @@ export interface operations {
             /** @description The new key. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2804,6 +2867,7 @@ export interface operations {
             /** @description The key is revoked. */
             204: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2847,6 +2911,11 @@ export interface operations {
                  * @example {"name":"Rex"}
                  */
                 body?: string;
+                /**
+                 * @description An answer's `Request-Id`: the entry of that answer, in the selected session (an empty list when it is not there, or no longer: the journal is bounded). 400 `invalid_parameter` when it is not `req_` and 1-64 lower-case letters and digits, or repeated.
+                 * @example req_5f0c8e2a9b1d4c7e3a6f0b28
+                 */
+                requestId?: string;
             };
             header?: never;
             path?: never;
@@ -2857,6 +2926,7 @@ export interface operations {
             /** @description The journal. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2866,6 +2936,7 @@ export interface operations {
             /** @description A filter that is not one, or a bad value (`invalid_parameter`). */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2889,6 +2960,7 @@ export interface operations {
             /** @description The journal is empty. */
             204: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2912,6 +2984,7 @@ export interface operations {
                 headers: {
                     /** @description `attachment; filename="petstore-sandbox.har"` */
                     "Content-Disposition"?: string;
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2959,6 +3032,7 @@ export interface operations {
             /** @description The journal holds what was expected. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2988,6 +3062,7 @@ export interface operations {
             /** @description The report. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3011,6 +3086,7 @@ export interface operations {
             /** @description The coverage. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3045,6 +3121,7 @@ export interface operations {
             /** @description The pact, and what was left out. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3054,6 +3131,7 @@ export interface operations {
             /** @description `consumer` or `provider` missing, repeated or bad (`invalid_parameter`, naming it in `details[0].field`). */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3096,6 +3174,7 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3106,6 +3185,7 @@ export interface operations {
             /** @description No file of the page has this name. */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3127,6 +3207,7 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3136,6 +3217,7 @@ export interface operations {
             /** @description The page is not built (`npm run build` builds it; the published package ships it). */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3163,6 +3245,7 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3173,6 +3256,7 @@ export interface operations {
             /** @description No file of the page has this name. */
             404: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3194,6 +3278,7 @@ export interface operations {
             /** @description The stream. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3218,6 +3303,7 @@ export interface operations {
             /** @description The quotas. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3251,6 +3337,7 @@ export interface operations {
             /** @description A page of pets. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3265,6 +3352,7 @@ export interface operations {
             /** @description A bad `status`, `after` or `limit` (`invalid_parameter`, the parameter in `details[0].field`). */
             400: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3294,6 +3382,7 @@ export interface operations {
             /** @description The key is revoked. */
             204: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3316,6 +3405,7 @@ export interface operations {
             /** @description The session's mode. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3348,6 +3438,7 @@ export interface operations {
             /** @description The session's mode, now the one given. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3396,6 +3487,7 @@ export interface operations {
                      * @example petstore_portal=…; HttpOnly; SameSite=Strict; Path=/; Max-Age=604800
                      */
                     "Set-Cookie"?: string;
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3445,6 +3537,7 @@ export interface operations {
                      * @example petstore_portal=…; HttpOnly; SameSite=Strict; Path=/; Max-Age=604800
                      */
                     "Set-Cookie"?: string;
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3469,6 +3562,7 @@ export interface operations {
             /** @description Signed out; the cookie is cleared and no longer signs in. */
             204: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3490,6 +3584,7 @@ export interface operations {
             /** @description The account and the CSRF token its writes send as `X-CSRF-Token`. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3514,6 +3609,7 @@ export interface operations {
             /** @description Oldest first, never a whole key. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3553,6 +3649,7 @@ export interface operations {
             /** @description The key, shown this once. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3596,6 +3693,7 @@ export interface operations {
             /** @description The new key, shown this once. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3628,6 +3726,7 @@ export interface operations {
             /** @description Revoked. */
             204: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3650,6 +3749,7 @@ export interface operations {
             /** @description Per key: its limits and the requests admitted in the current UTC minute and day (`bucket`, null before its first request). */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3686,6 +3786,7 @@ export interface operations {
             /** @description The code. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3723,6 +3824,7 @@ export interface operations {
             /** @description A page of accounts. */
             200: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3758,6 +3860,7 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3802,6 +3905,7 @@ export interface operations {
             /** @description The key, shown this once. */
             201: {
                 headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
