@@ -184,6 +184,7 @@ export const compileOpenApiOperations = (
 ): CompiledOperation[] => {
   const dialect = document.openapi.startsWith('3.1') ? '3.1' : '3.0'
   const schemaCompiler = createSchemaCompiler(dialect, options.notices)
+  if (options.notices !== undefined) schemaCompiler.notice(document.paths ?? {})
   /** Where a schema is compiled, for a refusal that names the place. */
   let place = ''
   const compile = (schema: JsonSchema): SchemaCheck => {
