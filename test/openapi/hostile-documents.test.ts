@@ -138,12 +138,12 @@ describe('recursive schemas (item 1)', () => {
     expect(call(api, 'GET /filters', '/filters').status).toBe(200)
   })
 
-  it('serves the document with the cycle as a component of its own', async () => {
+  it('serves the document with a shared or recursive schema as a component of its own', async () => {
     const api = await open(tree)
     const text = mergeOpenApiDocument(JSON.stringify({ openapi: '3.1.0', paths: {} }), api)
     const merged = JSON.parse(text) as { components: { schemas: Record<string, unknown> } }
-    expect(Object.keys(merged.components.schemas)).toContain('openapi-recursive-1')
-    expect(text).toContain('"$ref": "#/components/schemas/openapi-recursive-1"')
+    expect(Object.keys(merged.components.schemas)).toContain('openapi-Node')
+    expect(text).toContain('"$ref": "#/components/schemas/openapi-Node"')
   })
 })
 
