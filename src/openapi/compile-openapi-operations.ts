@@ -216,9 +216,17 @@ export const compileOpenApiOperations = (
   for (const [rawPath, item] of entries) {
     const relative = relativePath(rawPath, options.basePath, serversEndInBase)
     const path = relative !== rawPath && written.has(shapeOf(relative)) ? rawPath : relative
+    // A fragment or a query in a path (Box's `/files/{id}#add_shared_link`, to tell apart two
+    // operations of one path) is never part of a request: such an operation is left out, said once.
+    if (/[#?]/.test(path)) {
+      options.notices?.unreachablePaths?.add(rawPath)
+      continue
+    }
     const problem = templateProblem(path)
     if (problem !== undefined)
-      throw new OpenApiDocumentError(`the path "${rawPath}" ${problem}. Fix the path.`)
+      throw new OpenApiDocumentError(
+        `the path "${rawPath}" ${problem.replace(/\.$/, '')}. Fix the path.`,
+      )
     for (const method of OPENAPI_METHODS) {
       const operation = item[method]
       if (typeof operation !== 'object' || operation === null) continue

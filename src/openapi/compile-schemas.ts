@@ -75,6 +75,8 @@ export interface SchemaNotices {
   unknownFormats: Set<string>
   /** Patterns RE2 cannot run in linear time (backreferences, lookaround, too large): not checked. */
   uncheckedPatterns: Set<string>
+  /** Paths no request can reach (`/files/{id}#add_shared_link`: a fragment is never sent): left out. */
+  unreachablePaths?: Set<string>
 }
 
 /**

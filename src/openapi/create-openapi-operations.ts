@@ -113,7 +113,11 @@ export const createOpenApiOperations = async (
   options: CreateOpenApiOptions,
 ): Promise<OpenApiOperations> => {
   const document = await loadOpenApiDocument(options.source)
-  const found: SchemaNotices = { unknownFormats: new Set(), uncheckedPatterns: new Set() }
+  const found: SchemaNotices = {
+    unknownFormats: new Set(),
+    uncheckedPatterns: new Set(),
+    unreachablePaths: new Set(),
+  }
   const operations = compileOpenApiOperations(document, {
     basePath: options.basePath,
     notices: found,
@@ -274,6 +278,11 @@ const some = (items: Iterable<string>): string => {
 }
 
 const describeNotices = (found: SchemaNotices): string[] => [
+  ...(found.unreachablePaths === undefined || found.unreachablePaths.size === 0
+    ? []
+    : [
+        `OpenAPI document: ${found.unreachablePaths.size} path${found.unreachablePaths.size === 1 ? '' : 's'} with "#" or "?" in ${found.unreachablePaths.size === 1 ? 'it' : 'them'} (${some(found.unreachablePaths)}) no request can reach: their operations are left out.`,
+      ]),
   ...(found.unknownFormats.size === 0
     ? []
     : [

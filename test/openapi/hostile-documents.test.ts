@@ -303,6 +303,21 @@ describe('paths (item 21)', () => {
     )
   })
 
+  it('leaves out, and says so, a path no request can reach (Box: "#" in the path)', async () => {
+    const api = await open(
+      doc({
+        '/files/{id}': { put: { responses: { 200: ok({ type: 'object' }) } } },
+        '/files/{id}#add_shared_link': { put: { responses: { 200: ok({ type: 'object' }) } } },
+      }),
+    )
+    expect(api.operations.map((o) => o.path)).toEqual(['/files/{id}'])
+    expect(api.notices).toEqual([
+      expect.stringMatching(
+        /1 path with "#" or "\?" in it \("\/files\/\{id\}#add_shared_link"\) no request can reach/,
+      ),
+    ])
+  })
+
   it('keeps two operations of one path under different prefixes apart', async () => {
     const api = await open(
       doc({
