@@ -185,18 +185,7 @@ export const compileOpenApiOperations = (
   const dialect = document.openapi.startsWith('3.1') ? '3.1' : '3.0'
   const schemaCompiler = createSchemaCompiler(dialect, options.notices)
   if (options.notices !== undefined) schemaCompiler.notice(document.paths ?? {})
-  /** Where a schema is compiled, for a refusal that names the place. */
-  let place = ''
-  const compile = (schema: JsonSchema): SchemaCheck => {
-    try {
-      return schemaCompiler(schema)
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
-      throw new OpenApiDocumentError(
-        `the schema of ${place} cannot be compiled (${reason.split('\n')[0]}). Fix the schema.`,
-      )
-    }
-  }
+  const compile = schemaCompiler
   const serversEndInBase = serversEndIn(document, options.basePath)
   const found: {
     method: CompiledOperation['method']
@@ -329,7 +318,6 @@ export const compileOpenApiOperations = (
       list.find((f) => f.method === 'PUT') ??
       onBase.find((f) => f.method === 'POST')
     if (source === undefined) continue
-    place = `${source.method} ${source.rawPath}`
     const item = successOf(source.operation).schema
     if (item === undefined) continue
     const properties = propertiesOf(item)
@@ -381,7 +369,6 @@ export const compileOpenApiOperations = (
   }
 
   return found.map(({ method, path, rawPath, operation, parameters }) => {
-    place = `${method} ${rawPath}`
     const media = jsonContent(operation.requestBody?.content)
     const success = successOf(operation)
     let { role, collection } = roleOf(method, path)
