@@ -368,7 +368,7 @@ export const compileOpenApiOperations = (
         }
   }
 
-  return found.map(({ method, path, rawPath, operation, parameters }) => {
+  return found.map(({ method, path, operation, parameters }) => {
     const media = jsonContent(operation.requestBody?.content)
     const success = successOf(operation)
     let { role, collection } = roleOf(method, path)
