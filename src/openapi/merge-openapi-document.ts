@@ -73,6 +73,8 @@ export const mergeOpenApiDocument = (
 }
 
 type Kind = 'schema' | 'other' | 'data'
+/** Values of examples and extensions the served document copies at most (shared data is expanded). */
+const MAX_DATA_NODES = 1_000_000
 const SCHEMA_ONE = new Set([
   'additionalItems',
   'additionalProperties',
@@ -144,8 +146,13 @@ const treeOf = (roots: readonly unknown[]) => {
   const taken = new Set<string>()
   const written = new Map<string, unknown>()
   const onPath = new Set<object>()
-  const copy = (value: unknown, kind: Kind = 'other'): unknown => {
+  let dataLeft = MAX_DATA_NODES
+  const copy = (value: unknown, given: Kind = 'other'): unknown => {
     if (typeof value !== 'object' || value === null) return value
+    // A schema met inside data (Stripe's `x-expansionResources` names schemas) is a schema:
+    // referred to, not expanded again and again.
+    const kind = given === 'data' && counts.has(value) ? 'schema' : given
+    if (kind === 'data' && (dataLeft -= 1) < 0) return null
     if (kind === 'schema' && ((counts.get(value) ?? 0) > 1 || onPath.has(value))) {
       let name = names.get(value)
       if (name === undefined) {
