@@ -147,6 +147,36 @@ describe('recursive schemas (item 1)', () => {
   })
 })
 
+describe('the served document of a document full of shared schemas', () => {
+  it('writes a diamond of $refs 25 levels deep once, also where an extension names it', async () => {
+    const schemas: Record<string, unknown> = { S25: { type: 'string' } }
+    for (let i = 0; i < 25; i += 1)
+      schemas[`S${i}`] = {
+        type: 'object',
+        properties: {
+          a: { $ref: `#/components/schemas/S${i + 1}` },
+          b: { $ref: `#/components/schemas/S${i + 1}` },
+        },
+      }
+    const api = await open(
+      doc(
+        {
+          '/d': {
+            get: {
+              'x-expansion': { oneOf: [{ $ref: '#/components/schemas/S0' }] },
+              responses: { 200: ok({ $ref: '#/components/schemas/S0' }) },
+            },
+          },
+        },
+        schemas,
+      ),
+    )
+    const text = mergeOpenApiDocument(JSON.stringify({ openapi: '3.1.0', paths: {} }), api)
+    expect(text.length).toBeLessThan(100_000)
+    expect(text).toContain('"$ref": "#/components/schemas/openapi-S24"')
+  })
+})
+
 describe('patterns, ids and formats (items 3, 4, 5, 18)', () => {
   const patterned = doc({
     '/keys/{key}': {
