@@ -152,7 +152,10 @@ const treeOf = (roots: readonly unknown[]) => {
     // A schema met inside data (Stripe's `x-expansionResources` names schemas) is a schema:
     // referred to, not expanded again and again.
     const kind = given === 'data' && counts.has(value) ? 'schema' : given
-    if (kind === 'data' && (dataLeft -= 1) < 0) return null
+    if (kind === 'data') {
+      dataLeft -= 1
+      if (dataLeft < 0) return null
+    }
     if (kind === 'schema' && ((counts.get(value) ?? 0) > 1 || onPath.has(value))) {
       let name = names.get(value)
       if (name === undefined) {
