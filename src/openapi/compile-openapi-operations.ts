@@ -184,18 +184,8 @@ export const compileOpenApiOperations = (
 ): CompiledOperation[] => {
   const dialect = document.openapi.startsWith('3.1') ? '3.1' : '3.0'
   const schemaCompiler = createSchemaCompiler(dialect, options.notices)
-  /** Where a schema is compiled, for a refusal that names the place. */
-  let place = ''
-  const compile = (schema: JsonSchema): SchemaCheck => {
-    try {
-      return schemaCompiler(schema)
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
-      throw new OpenApiDocumentError(
-        `the schema of ${place} cannot be compiled (${reason.split('\n')[0]}). Fix the schema.`,
-      )
-    }
-  }
+  if (options.notices !== undefined) schemaCompiler.notice(document.paths ?? {})
+  const compile = schemaCompiler
   const serversEndInBase = serversEndIn(document, options.basePath)
   const found: {
     method: CompiledOperation['method']
@@ -215,9 +205,17 @@ export const compileOpenApiOperations = (
   for (const [rawPath, item] of entries) {
     const relative = relativePath(rawPath, options.basePath, serversEndInBase)
     const path = relative !== rawPath && written.has(shapeOf(relative)) ? rawPath : relative
+    // A fragment or a query in a path (Box's `/files/{id}#add_shared_link`, to tell apart two
+    // operations of one path) is never part of a request: such an operation is left out, said once.
+    if (/[#?]/.test(path)) {
+      options.notices?.unreachablePaths?.add(rawPath)
+      continue
+    }
     const problem = templateProblem(path)
     if (problem !== undefined)
-      throw new OpenApiDocumentError(`the path "${rawPath}" ${problem}. Fix the path.`)
+      throw new OpenApiDocumentError(
+        `the path "${rawPath}" ${problem.replace(/\.$/, '')}. Fix the path.`,
+      )
     for (const method of OPENAPI_METHODS) {
       const operation = item[method]
       if (typeof operation !== 'object' || operation === null) continue
@@ -320,7 +318,6 @@ export const compileOpenApiOperations = (
       list.find((f) => f.method === 'PUT') ??
       onBase.find((f) => f.method === 'POST')
     if (source === undefined) continue
-    place = `${source.method} ${source.rawPath}`
     const item = successOf(source.operation).schema
     if (item === undefined) continue
     const properties = propertiesOf(item)
@@ -371,8 +368,7 @@ export const compileOpenApiOperations = (
         }
   }
 
-  return found.map(({ method, path, rawPath, operation, parameters }) => {
-    place = `${method} ${rawPath}`
+  return found.map(({ method, path, operation, parameters }) => {
     const media = jsonContent(operation.requestBody?.content)
     const success = successOf(operation)
     let { role, collection } = roleOf(method, path)

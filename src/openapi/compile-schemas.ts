@@ -75,6 +75,8 @@ export interface SchemaNotices {
   unknownFormats: Set<string>
   /** Patterns RE2 cannot run in linear time (backreferences, lookaround, too large): not checked. */
   uncheckedPatterns: Set<string>
+  /** Paths no request can reach (`/files/{id}#add_shared_link`: a fragment is never sent): left out. */
+  unreachablePaths?: Set<string>
 }
 
 /**
@@ -84,29 +86,47 @@ export interface SchemaNotices {
  * YAML alias, a recursive schema) is given to ajv once, by an id of its own,
  * and referred to: a cycle stays a cycle and each is compiled once.
  * `pattern`s run on RE2 (linear time, ECMA-262 syntax with or without `u`).
- * `compile` keeps each validator; every schema is compiled once, at start.
+ * `compile` keeps each validator; each schema is compiled once, on its first check
+ * (a schema that cannot be compiled throws then: a 500 for that request).
  *
  * @example
  * const compile = createSchemaCompiler('3.1')
  * const check = compile({ type: 'integer' })
  * check(5) // true
  */
+export interface SchemaCompiler {
+  (schema: JsonSchema): SchemaCheck
+  /**
+   * Notes every format the validator does not know and every pattern it
+   * cannot run, in all the schemas below `root`, at start (schemas compile
+   * on first use).
+   */
+  notice(root: object): void
+}
+
 export const createSchemaCompiler = (
   dialect: '3.0' | '3.1',
   notices: SchemaNotices = { unknownFormats: new Set(), uncheckedPatterns: new Set() },
-): ((schema: JsonSchema) => SchemaCheck) => {
-  const regExp = Object.assign(
-    (pattern: string) => {
-      try {
-        const re2 = RE2JS.compile(RE2JS.translateRegExp(pattern))
-        if (re2.programSize() <= MAX_PATTERN_PROGRAM)
-          return { test: (text: string) => re2.test(text) }
-      } catch {}
+): SchemaCompiler => {
+  const testers = new Map<string, { test(text: string): boolean }>()
+  const tester = (pattern: string): { test(text: string): boolean } => {
+    const known = testers.get(pattern)
+    if (known !== undefined) return known
+    let made: { test(text: string): boolean } | undefined
+    try {
+      const re2 = RE2JS.compile(RE2JS.translateRegExp(pattern))
+      if (re2.programSize() <= MAX_PATTERN_PROGRAM) made = { test: (text) => re2.test(text) }
+    } catch {}
+    if (made === undefined) {
       notices.uncheckedPatterns.add(pattern)
-      return { test: () => true }
-    },
-    { code: 'unused: the document’s patterns run on RE2 (decision 0058)' },
-  )
+      made = { test: () => true }
+    }
+    testers.set(pattern, made)
+    return made
+  }
+  const regExp = Object.assign((pattern: string) => tester(pattern), {
+    code: 'unused: the document’s patterns run on RE2 (decision 0058)',
+  })
   const warn = (...args: unknown[]): void => {
     const text = args.map(String).join(' ')
     const format = /unknown format "([^"]*)" ignored/.exec(text)?.[1]
@@ -210,17 +230,48 @@ export const createSchemaCompiler = (
   }
 
   const compiled = new WeakMap<JsonSchema, SchemaCheck>()
-  return (schema) => {
-    const known = compiled.get(schema)
-    if (known !== undefined) return known
+  const compileNow = (schema: JsonSchema): ValidateFunction => {
     const root: JsonSchema =
       named.has(schema) || seen.has(schema) ? { $ref: nameOf(schema) } : body(schema, new Set())
     flush()
-    const validate: ValidateFunction = ajv.compile(root)
-    const check: SchemaCheck = (value) => (validate(value) ? true : (validate.errors ?? []))
+    return ajv.compile(root)
+  }
+  const compile = (schema: JsonSchema): SchemaCheck => {
+    const known = compiled.get(schema)
+    if (known !== undefined) return known
+    // Compiled on first use: a big document (GitHub's 1,000 operations) starts without
+    // generating code for schemas no request reaches.
+    let validate: ValidateFunction | undefined
+    const check: SchemaCheck = (value) => {
+      if (validate === undefined) {
+        try {
+          validate = compileNow(schema)
+        } catch (error) {
+          throw new Error(
+            `Failed to compile a schema of the OpenAPI document: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+          )
+        }
+      }
+      return validate(value) ? true : (validate.errors ?? [])
+    }
     compiled.set(schema, check)
     return check
   }
+  const notice = (root: object): void => {
+    const visited = new Set<object>()
+    const stack: object[] = [root]
+    while (stack.length > 0) {
+      const value = stack.pop() as Record<string, unknown>
+      if (visited.has(value)) continue
+      visited.add(value)
+      if (typeof value.pattern === 'string') tester(value.pattern)
+      if (typeof value.format === 'string' && !Object.hasOwn(ajv.formats, value.format))
+        notices.unknownFormats.add(value.format)
+      for (const child of Object.values(value))
+        if (typeof child === 'object' && child !== null) stack.push(child)
+    }
+  }
+  return Object.assign(compile, { notice })
 }
 
 /** OpenAPI 3.0's own keywords as JSON Schema: `nullable`, boolean `exclusiveMinimum`/`exclusiveMaximum`. */

@@ -113,7 +113,11 @@ export const createOpenApiOperations = async (
   options: CreateOpenApiOptions,
 ): Promise<OpenApiOperations> => {
   const document = await loadOpenApiDocument(options.source)
-  const found: SchemaNotices = { unknownFormats: new Set(), uncheckedPatterns: new Set() }
+  const found: SchemaNotices = {
+    unknownFormats: new Set(),
+    uncheckedPatterns: new Set(),
+    unreachablePaths: new Set(),
+  }
   const operations = compileOpenApiOperations(document, {
     basePath: options.basePath,
     notices: found,
@@ -137,22 +141,25 @@ export const createOpenApiOperations = async (
     [...shapes].map(([path, shape]) => [path, collectionKey(shape, options.seed)]),
   )
 
-  // Any other operation answers the same body every time: made once, here.
+  // Any other operation answers the same body every time: made once, on its first request
+  // (GitHub's document has 900 of them), from its own seed, so the same in every process.
   const fixed = new Map<CompiledOperation, string | null>()
-  for (const op of operations) {
-    if (op.role !== 'static') continue
+  const fixedAnswer = (op: CompiledOperation): string | null => {
+    const known = fixed.get(op)
+    if (known !== undefined) return known
     const { schema, check, example } = op.success
-    if (schema === undefined || check === undefined) {
-      fixed.set(op, example === undefined ? null : JSON.stringify(example.value))
-      continue
-    }
+    let text: string | null
+    if (schema === undefined || check === undefined)
+      text = example === undefined ? null : JSON.stringify(example.value)
     // The document's example when it is valid against its own schema; else generated.
-    if (example !== undefined && check(example.value) === true) {
-      fixed.set(op, JSON.stringify(example.value))
-      continue
+    else if (example !== undefined && check(example.value) === true)
+      text = JSON.stringify(example.value)
+    else {
+      faker.seed(seedFor(options.seed, op.id))
+      text = JSON.stringify(generateFromSchema(faker, schema))
     }
-    faker.seed(seedFor(options.seed, op.id))
-    fixed.set(op, JSON.stringify(generateFromSchema(faker, schema)))
+    fixed.set(op, text)
+    return text
   }
 
   const sessions = new Map<string, OpenApiRecords>()
@@ -187,7 +194,7 @@ export const createOpenApiOperations = async (
       })
       const body = checkBody(op, ctx.request, { maxBodyBytes: ctx.settings.fidelity.maxBodyBytes })
       if (op.collection === undefined) {
-        const text = fixed.get(op) ?? null
+        const text = fixedAnswer(op)
         return text === null
           ? { status: op.success.status, headers: {}, body: null }
           : {
@@ -263,7 +270,7 @@ export const createOpenApiOperations = async (
 
 /** A list of at most five quoted items, then how many more. */
 const some = (items: Iterable<string>): string => {
-  const all = [...items]
+  const all = [...items].sort()
   const shown = all
     .slice(0, 5)
     .map((item) => JSON.stringify(item.length > 60 ? `${item.slice(0, 57)}...` : item))
@@ -271,6 +278,11 @@ const some = (items: Iterable<string>): string => {
 }
 
 const describeNotices = (found: SchemaNotices): string[] => [
+  ...(found.unreachablePaths === undefined || found.unreachablePaths.size === 0
+    ? []
+    : [
+        `OpenAPI document: ${found.unreachablePaths.size} path${found.unreachablePaths.size === 1 ? '' : 's'} with "#" or "?" in ${found.unreachablePaths.size === 1 ? 'it' : 'them'} (${some(found.unreachablePaths)}) no request can reach: their operations are left out.`,
+      ]),
   ...(found.unknownFormats.size === 0
     ? []
     : [

@@ -16,6 +16,12 @@ const oneLine = (text: string): string => {
   return flat.length > 500 ? `${flat.slice(0, 497)}...` : flat
 }
 
+/** The name a `$ref` gave an object (the last token of its pointer: `Pet` of `#/components/schemas/Pet`). */
+const REF_NAMES = new WeakMap<object, string>()
+
+/** The name the document's `$ref`s call this schema by, if any (for the served document's components). */
+export const schemaNameOf = (schema: object): string | undefined => REF_NAMES.get(schema)
+
 /** A JSON pointer (RFC 6901) of a place in a file, as a refusal names it. */
 const pointer = (tokens: readonly (string | number)[]): string =>
   `#/${tokens.map((t) => String(t).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`
@@ -260,6 +266,9 @@ export const loadOpenApiDocument = async (source: OpenApiSource): Promise<OpenAp
   const resolved = new Map<RefSite, unknown>()
   for (const site of sites) {
     const value = resolve(site)
+    const name = targets.get(site)?.tokens.at(-1)
+    if (name !== undefined && isContainer(value) && !REF_NAMES.has(value))
+      REF_NAMES.set(value, name)
     const siblings = Object.entries(site.ref).filter(([k]) => k !== '$ref')
     // A $ref with siblings (3.1, or a description beside it): the target's keys, then its own.
     resolved.set(

@@ -182,14 +182,15 @@ export const collectionKey = (shape: CollectionShape, seed: number): string =>
 const MAX_SCHEMA_TEXT = 4 * 1024 * 1024
 
 /**
- * JSON.stringify's text of a schema, but a recursive schema's way back to
- * itself is written `{"$ref":"#cycle"}` and the text stops at 4 MiB: the
- * same text for the same document, whatever its `$ref` cycles.
+ * JSON.stringify's text of a schema, but a part met before (a shared or
+ * recursive schema) is written `{"$seen":N}` (N: the order it was first met)
+ * and the text stops at 4 MiB: the same text for the same document, linear
+ * in its size whatever its `$ref`s.
  */
 const schemaText = (value: unknown): string => {
   const parts: string[] = []
   let length = 0
-  const onPath = new Set<unknown>()
+  const met = new Map<unknown, number>()
   const write = (text: string): void => {
     parts.push(text)
     length += text.length
@@ -200,11 +201,12 @@ const schemaText = (value: unknown): string => {
       write(JSON.stringify(item) ?? 'null')
       return
     }
-    if (onPath.has(item)) {
-      write('{"$ref":"#cycle"}')
+    const before = met.get(item)
+    if (before !== undefined) {
+      write(`{"$seen":${before}}`)
       return
     }
-    onPath.add(item)
+    met.set(item, met.size)
     if (Array.isArray(item)) {
       write('[')
       item.forEach((entry, index) => {
@@ -223,7 +225,6 @@ const schemaText = (value: unknown): string => {
       }
       write('}')
     }
-    onPath.delete(item)
   }
   visit(value)
   return parts.join('')

@@ -138,12 +138,42 @@ describe('recursive schemas (item 1)', () => {
     expect(call(api, 'GET /filters', '/filters').status).toBe(200)
   })
 
-  it('serves the document with the cycle as a component of its own', async () => {
+  it('serves the document with a shared or recursive schema as a component of its own', async () => {
     const api = await open(tree)
     const text = mergeOpenApiDocument(JSON.stringify({ openapi: '3.1.0', paths: {} }), api)
     const merged = JSON.parse(text) as { components: { schemas: Record<string, unknown> } }
-    expect(Object.keys(merged.components.schemas)).toContain('openapi-recursive-1')
-    expect(text).toContain('"$ref": "#/components/schemas/openapi-recursive-1"')
+    expect(Object.keys(merged.components.schemas)).toContain('openapi-Node')
+    expect(text).toContain('"$ref": "#/components/schemas/openapi-Node"')
+  })
+})
+
+describe('the served document of a document full of shared schemas', () => {
+  it('writes a diamond of $refs 25 levels deep once, also where an extension names it', async () => {
+    const schemas: Record<string, unknown> = { S25: { type: 'string' } }
+    for (let i = 0; i < 25; i += 1)
+      schemas[`S${i}`] = {
+        type: 'object',
+        properties: {
+          a: { $ref: `#/components/schemas/S${i + 1}` },
+          b: { $ref: `#/components/schemas/S${i + 1}` },
+        },
+      }
+    const api = await open(
+      doc(
+        {
+          '/d': {
+            get: {
+              'x-expansion': { oneOf: [{ $ref: '#/components/schemas/S0' }] },
+              responses: { 200: ok({ $ref: '#/components/schemas/S0' }) },
+            },
+          },
+        },
+        schemas,
+      ),
+    )
+    const text = mergeOpenApiDocument(JSON.stringify({ openapi: '3.1.0', paths: {} }), api)
+    expect(text.length).toBeLessThan(100_000)
+    expect(text).toContain('"$ref": "#/components/schemas/openapi-S24"')
   })
 })
 
@@ -184,7 +214,7 @@ describe('patterns, ids and formats (items 3, 4, 5, 18)', () => {
   it('says once, in one line each, which patterns and formats it cannot check', async () => {
     const api = await open(patterned)
     expect(api.notices).toHaveLength(2)
-    expect(api.notices[0]).toMatch(/2 formats the sandbox does not know \("sid", "phone-number"\)/)
+    expect(api.notices[0]).toMatch(/2 formats the sandbox does not know \("phone-number", "sid"\)/)
     expect(api.notices[1]).toMatch(/1 pattern cannot be matched in linear time/)
     const b = (api.operations[0] as CompiledOperation).parameters.find((p) => p.name === 'b')
     expect(b?.check('anything')).toBe(true)
@@ -301,6 +331,21 @@ describe('paths (item 21)', () => {
         name: 'renamed',
       },
     )
+  })
+
+  it('leaves out, and says so, a path no request can reach (Box: "#" in the path)', async () => {
+    const api = await open(
+      doc({
+        '/files/{id}': { put: { responses: { 200: ok({ type: 'object' }) } } },
+        '/files/{id}#add_shared_link': { put: { responses: { 200: ok({ type: 'object' }) } } },
+      }),
+    )
+    expect(api.operations.map((o) => o.path)).toEqual(['/files/{id}'])
+    expect(api.notices).toEqual([
+      expect.stringMatching(
+        /1 path with "#" or "\?" in it \("\/files\/\{id\}#add_shared_link"\) no request can reach/,
+      ),
+    ])
   })
 
   it('keeps two operations of one path under different prefixes apart', async () => {
