@@ -1,3 +1,4 @@
+import type { SimpleFaker as Faker } from '@faker-js/faker'
 import { SeedFaker } from '../db/seed-faker.js'
 import type { UrlFields } from '../http/request-url.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
@@ -16,9 +17,10 @@ import {
   type CompiledOperation,
   compileOpenApiOperations,
 } from './compile-openapi-operations.js'
-import { generateFromSchema } from './generate-from-schema.js'
+import { createSchemaCompiler, type SchemaCheck } from './compile-schemas.js'
+import { generateFromSchema, generateValid } from './generate-from-schema.js'
 import { loadOpenApiDocument } from './load-openapi-document.js'
-import type { OpenApiDocument, OpenApiSource } from './openapi-document.js'
+import type { JsonSchema, OpenApiDocument, OpenApiSource } from './openapi-document.js'
 import {
   type CollectionSnapshot,
   collectionKey,
@@ -70,6 +72,12 @@ export interface OpenApiOperations {
   snapshot(session: string): Record<string, CollectionSnapshot> | undefined
   /** Loads a session's collections from plain JSON (a data file). */
   load(session: string, snapshot: Readonly<Record<string, CollectionSnapshot>>): void
+  /**
+   * One-line notes about the document for the person who started the
+   * sandbox (examples that break their own schema and are not served); the
+   * CLI prints them unless `--quiet`.
+   */
+  readonly notes: readonly string[]
   /** Sessions whose records were changed since their seed (what a data file keeps). */
   changed(): string[]
   /**
@@ -92,6 +100,71 @@ export interface CreateOpenApiOptions {
 
 const WRITES = new Set(['create', 'replace', 'update', 'delete'])
 
+/** The headers the success response declares as required, and `Location`: the example, else drawn from the schema (a URL under the base path for a Location without one). */
+const successHeaders = (
+  op: CompiledOperation,
+  faker: Faker,
+  basePath: string,
+): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const header of op.success.headers) {
+    const given = header.example?.value
+    const value =
+      given !== undefined && typeof given !== 'object'
+        ? given
+        : header.name.toLowerCase() === 'location' && header.schema.pattern === undefined
+          ? `${basePath}${op.path.replace(/\{[^}]*\}/g, '1')}`
+          : generateFromSchema(faker, header.schema, { name: header.name, examples: false })
+    out[header.name] = typeof value === 'string' ? value : JSON.stringify(value)
+  }
+  return out
+}
+
+/** A small HTML page around a text. */
+const HTML = (text: string): string =>
+  `<!doctype html>\n<html><head><title>${text}</title></head><body><p>${text}</p></body></html>\n`
+
+/**
+ * The answer of a success whose body is not JSON (decision 0059): the
+ * declared Content-Type and a body valid for it: the example when it is
+ * text; for `text/*` text drawn from the declared string schema (an HTML
+ * page for `text/html`); a minimal XML document for XML; no body for a
+ * binary type (an image), which the sandbox does not draw.
+ */
+const otherAnswer = (
+  op: CompiledOperation,
+  faker: Faker,
+  headers: Record<string, string>,
+  compile: (schema: JsonSchema) => SchemaCheck,
+): SandboxResponse => {
+  const { status, contentType, example, otherSchema } = op.success
+  if (contentType === undefined) return { status, headers, body: null }
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? ''
+  const withType = { 'Content-Type': contentType, ...headers }
+  const text = (): string => {
+    if (
+      otherSchema !== undefined &&
+      (otherSchema.type === 'string' || otherSchema.type === undefined)
+    ) {
+      const { value, valid } = generateValid(faker, otherSchema, compile(otherSchema))
+      if (valid && typeof value === 'string') return value
+    }
+    return generateFromSchema(faker, { type: 'string' }, { name: 'description' }) as string
+  }
+  if (typeof example?.value === 'string') return { status, headers: withType, body: example.value }
+  if (type === 'text/html') return { status, headers: withType, body: HTML(text()) }
+  if (type.startsWith('text/')) return { status, headers: withType, body: text() }
+  if (type.endsWith('/xml') || type.endsWith('+xml'))
+    return {
+      status,
+      headers: withType,
+      body: `<?xml version="1.0" encoding="UTF-8"?>\n<result>${text()}</result>\n`,
+    }
+  if (example !== undefined && /json/.test(type))
+    return { status, headers: withType, body: JSON.stringify(example.value) }
+  return { status, headers: withType, body: null }
+}
+
 /**
  * Loads the document and compiles its operations once; seeds every
  * collection once per seed (sessions get copies); answers requests: the
@@ -107,7 +180,8 @@ export const createOpenApiOperations = async (
   options: CreateOpenApiOptions,
 ): Promise<OpenApiOperations> => {
   const document = await loadOpenApiDocument(options.source)
-  const operations = compileOpenApiOperations(document, { basePath: options.basePath })
+  const compile = createSchemaCompiler(document.openapi.startsWith('3.1') ? '3.1' : '3.0')
+  const operations = compileOpenApiOperations(document, { basePath: options.basePath, compile })
   // The seed's own faker class (no locale: none joins any bundle), an instance of our own.
   const faker = new SeedFaker()
   const seeded = new Map<string, CollectionSnapshot>()
@@ -127,23 +201,49 @@ export const createOpenApiOperations = async (
     [...shapes].map(([path, shape]) => [path, collectionKey(shape, options.seed)]),
   )
 
+  // Examples of the document that break their own schema: never served (decision 0059).
+  const invalidExamples: string[] = []
   // Any other operation answers the same body every time: made once, here.
-  const fixed = new Map<CompiledOperation, string | null>()
+  const fixed = new Map<CompiledOperation, SandboxResponse>()
+  // A wrapped list's other fields (`has_more`, `object`): made once.
+  const wrappers = new Map<CompiledOperation, Record<string, unknown>>()
   for (const op of operations) {
+    faker.seed(seedFor(options.seed, op.id))
+    if (op.role === 'list' && op.listField !== undefined && op.success.schema !== undefined) {
+      const { value } = generateValid(faker, op.success.schema, compile(op.success.schema), {
+        compile,
+      })
+      const wrapper =
+        typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}
+      wrappers.set(op, wrapper as Record<string, unknown>)
+      continue
+    }
     if (op.role !== 'static') continue
     const { schema, check, example } = op.success
+    const headers = successHeaders(op, faker, options.basePath)
     if (schema === undefined || check === undefined) {
-      fixed.set(op, example === undefined ? null : JSON.stringify(example.value))
+      fixed.set(op, otherAnswer(op, faker, headers, compile))
       continue
     }
     // The document's example when it is valid against its own schema; else generated.
-    if (example !== undefined && check(example.value) === true) {
-      fixed.set(op, JSON.stringify(example.value))
-      continue
+    let text: string
+    if (example !== undefined && check(example.value) === true) text = JSON.stringify(example.value)
+    else {
+      if (example !== undefined) invalidExamples.push(`${op.id} ${op.success.status}`)
+      text = JSON.stringify(generateValid(faker, schema, check, { compile }).value)
     }
-    faker.seed(seedFor(options.seed, op.id))
-    fixed.set(op, JSON.stringify(generateFromSchema(faker, schema)))
+    fixed.set(op, {
+      status: op.success.status,
+      headers: { 'Content-Type': op.success.contentType ?? 'application/json', ...headers },
+      body: text,
+    })
   }
+  const notes =
+    invalidExamples.length === 0
+      ? []
+      : [
+          `The OpenAPI document has ${invalidExamples.length} example${invalidExamples.length === 1 ? '' : 's'} that ${invalidExamples.length === 1 ? 'is' : 'are'} not valid by ${invalidExamples.length === 1 ? 'its' : 'their'} own schema (${invalidExamples.slice(0, 3).join(', ')}${invalidExamples.length > 3 ? ', …' : ''}): answered with generated values instead. Fix the examples to see them served.`,
+        ]
 
   const sessions = new Map<string, OpenApiRecords>()
   const changed = new Set<string>()
@@ -165,6 +265,7 @@ export const createOpenApiOperations = async (
     operations,
     collections: new Map([...shapes].map(([path, shape]) => [keys.get(path) ?? path, shape])),
     onChange: undefined,
+    notes,
     records,
     checkAnswer: checkDocumentAnswer,
     sandboxStatuses,
@@ -176,14 +277,10 @@ export const createOpenApiOperations = async (
       })
       const body = checkBody(op, ctx.request, { maxBodyBytes: ctx.settings.fidelity.maxBodyBytes })
       if (op.collection === undefined) {
-        const text = fixed.get(op) ?? null
-        return text === null
+        const answer = fixed.get(op)
+        return answer === undefined
           ? { status: op.success.status, headers: {}, body: null }
-          : {
-              status: op.success.status,
-              headers: { 'Content-Type': 'application/json' },
-              body: text,
-            }
+          : { ...answer, headers: { ...answer.headers } }
       }
       const { shared } = options
       if (shared !== undefined) {
@@ -200,6 +297,7 @@ export const createOpenApiOperations = async (
           fidelity: ctx.settings.fidelity,
           faker,
           seed: options.seed,
+          wrapper: wrappers.get(op),
           shared,
           session: ctx.session,
           key: keys.get(op.collection.path) ?? collectionKey(op.collection, options.seed),
@@ -220,6 +318,7 @@ export const createOpenApiOperations = async (
         fidelity: ctx.settings.fidelity,
         faker,
         seed: options.seed,
+        wrapper: wrappers.get(op),
       })
       if (WRITES.has(op.role)) {
         changed.add(ctx.session)
