@@ -19,10 +19,34 @@ const coerce = (text: string, schema: JsonSchema): unknown => {
   return text
 }
 
-/** ajv's problems in the project's words: one detail per field, `field` as createPet names it. */
+/**
+ * The most details a 400 names, and the most allowed values one detail
+ * lists: a body of 64 KiB against an `enum` of 1,000 values must not make
+ * an answer of hundreds of megabytes (decision 0059, SECURITY.md).
+ */
+export const DETAIL_LIMITS = { maxDetails: 20, maxListedValues: 10, maxMessageChars: 300 } as const
+
+const shorten = (text: string, max: number): string =>
+  text.length <= max ? text : `${text.slice(0, max - 1)}…`
+
+/** An enum's allowed values in a few words: the first ten, then how many more. */
+const allowedList = (values: readonly unknown[]): string => {
+  const shown = values
+    .slice(0, DETAIL_LIMITS.maxListedValues)
+    .map((v) => shorten(JSON.stringify(v) ?? String(v), 40))
+  const more = values.length - shown.length
+  return `${shown.join(', ')}${more > 0 ? ` (and ${more} more)` : ''}`
+}
+
+/**
+ * ajv's problems in the project's words: one detail per field, `field` as
+ * createPet names it; at most DETAIL_LIMITS.maxDetails of them, each message
+ * at most maxMessageChars characters.
+ */
 export const toDetails = (errors: readonly ErrorObject[], prefix = ''): ErrorDetail[] => {
   const details: ErrorDetail[] = []
   for (const error of errors) {
+    if (details.length >= DETAIL_LIMITS.maxDetails) break
     const path = error.instancePath
       .split('/')
       .slice(1)
@@ -39,10 +63,14 @@ export const toDetails = (errors: readonly ErrorObject[], prefix = ''): ErrorDet
       path.push(params.additionalProperty)
       message = 'is not an allowed field'
     } else if (error.keyword === 'enum' && Array.isArray(params.allowedValues))
-      message = `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
+      message = `must be one of ${allowedList(params.allowedValues)}`
     // Branches of oneOf/anyOf are summed up by their own keyword's message.
     if (error.keyword === 'if') continue
-    const field = [prefix, ...path].filter((p) => p !== '').join('.') || '(body)'
+    const field = shorten(
+      [prefix, ...path].filter((p) => p !== '').join('.') || '(body)',
+      DETAIL_LIMITS.maxMessageChars,
+    )
+    message = shorten(message, DETAIL_LIMITS.maxMessageChars)
     if (!details.some((d) => d.field === field && d.message === message))
       details.push({ field, message })
   }
@@ -128,6 +156,7 @@ export const checkParameters = (
     else
       for (const d of toDetails(result)) details.push({ field: parameter.name, message: d.message })
   }
+  if (details.length > DETAIL_LIMITS.maxDetails) details.length = DETAIL_LIMITS.maxDetails
   if (details.length > 0) {
     const names = [...new Set(details.map((d) => `"${d.field}"`))].join(', ')
     throw new ApiError(
@@ -168,9 +197,11 @@ export const checkBody = (
   const result = body.check(value)
   if (result === true) return value
   const details = toDetails(result)
+  const cut =
+    details.length === DETAIL_LIMITS.maxDetails ? ` (the first ${details.length} problems)` : ''
   throw new ApiError(
     'validation_failed',
-    `The request body is invalid: ${details.map((d) => (d.field === '(body)' ? d.message : `${d.field} ${d.message}`)).join('; ')}.`,
+    `The request body is invalid${cut}: ${details.map((d) => (d.field === '(body)' ? d.message : `${d.field} ${d.message}`)).join('; ')}.`,
     { details },
   )
 }

@@ -112,7 +112,9 @@ const successHeaders = (
     const value =
       given !== undefined && typeof given !== 'object'
         ? given
-        : header.name.toLowerCase() === 'location' && header.schema.pattern === undefined
+        : header.name.toLowerCase() === 'location' &&
+            header.schema.pattern === undefined &&
+            header.schema.format === undefined
           ? `${basePath}${op.path.replace(/\{[^}]*\}/g, '1')}`
           : generateFromSchema(faker, header.schema, { name: header.name, examples: false })
     out[header.name] = typeof value === 'string' ? value : JSON.stringify(value)

@@ -424,6 +424,46 @@ const withBranch = (schema: JsonSchema, branch: JsonSchema): JsonSchema => {
   return Object.keys(rest).length === 0 ? branch : mergeAllOf({ allOf: [rest, branch] })
 }
 
+/** A value of another type than the schema's (for a property another branch describes): undefined when any type is allowed. */
+const wrongTypeFor = (schema: JsonSchema): unknown => {
+  const type = typeOf(schema)
+  if (type === undefined || Array.isArray(schema.type)) return undefined
+  return type === 'string' ? 0 : 'x'
+}
+
+/**
+ * An object that matches its own branch of a `oneOf` and others too (open
+ * schemas overlap), set apart: a property only another branch describes is
+ * added with a type that branch refuses, while its own branch allows any
+ * other property. Undefined when that does not make it match exactly one.
+ */
+const setApart = (
+  value: unknown,
+  own: JsonSchema,
+  branches: JsonSchema[],
+  checks: (SchemaCheck | undefined)[],
+  index: number,
+): unknown => {
+  if (!isObject(value) || own.additionalProperties === false) return undefined
+  const ownProperties = isObject(own.properties) ? own.properties : {}
+  const out: Record<string, unknown> = { ...value }
+  for (const [j, other] of branches.entries()) {
+    if (j === index || checks[j]?.(out) !== true) continue
+    const properties = isObject(other.properties) ? other.properties : {}
+    for (const [name, sub] of Object.entries(properties)) {
+      if (Object.hasOwn(out, name) || Object.hasOwn(ownProperties, name) || !isObject(sub)) continue
+      const wrong = wrongTypeFor(sub)
+      if (wrong === undefined) continue
+      out[name] = wrong
+      break
+    }
+  }
+  return checks.filter((check) => check?.(out) === true).length === 1 &&
+    checks[index]?.(out) === true
+    ? out
+    : undefined
+}
+
 const generate = (ctx: Context, schema: JsonSchema, name: string, depth: number): unknown => {
   const { faker } = ctx
   if (schema.const !== undefined) return schema.const
@@ -438,7 +478,8 @@ const generate = (ctx: Context, schema: JsonSchema, name: string, depth: number)
   if (Array.isArray(schema.allOf)) return generate(ctx, mergeAllOf(schema), name, depth)
   if (Array.isArray(schema.oneOf)) {
     const branches = schema.oneOf.filter(isObject)
-    const checks = ctx.compile === undefined ? undefined : branches.map((b) => ctx.compile?.(b))
+    const { compile } = ctx
+    const checks = compile === undefined ? undefined : branches.map((b) => compile(b))
     let first: unknown
     for (const [index, branch] of branches.entries()) {
       const value = generate(ctx, withBranch(schema, branch), name, depth)
@@ -446,6 +487,8 @@ const generate = (ctx: Context, schema: JsonSchema, name: string, depth: number)
       if (checks === undefined) return value
       const matching = checks.filter((check) => check?.(value) === true).length
       if (matching === 1) return value
+      const apart = setApart(value, withBranch(schema, branch), branches, checks, index)
+      if (apart !== undefined) return apart
     }
     if (branches.length > 0) return first
   }

@@ -180,6 +180,14 @@ const schemaOf = fc.letrec<{ schema: JsonSchema }>((tie) => ({
         { type: 'string', maxLength: 3 },
       ],
     }),
+    // Open branches that overlap (ListenNotes): only a value set apart matches exactly one.
+    fc.constant({
+      oneOf: [
+        { type: 'object', properties: { count: { type: 'integer' } } },
+        { type: 'object', properties: { total: { type: 'integer' } } },
+        { type: 'object', properties: { next_offset: { type: 'integer' } } },
+      ],
+    }),
     fc.constant({ anyOf: [{ type: 'string', pattern: '^[A-Z]{2}$' }, { type: 'integer' }] }),
   ),
 })).schema
