@@ -424,6 +424,40 @@ const withBranch = (schema: JsonSchema, branch: JsonSchema): JsonSchema => {
   return Object.keys(rest).length === 0 ? branch : mergeAllOf({ allOf: [rest, branch] })
 }
 
+const typeName = (schema: JsonSchema): string | undefined =>
+  typeof schema.type === 'string' ? (schema.type === 'integer' ? 'number' : schema.type) : undefined
+
+/** The values a branch allows for a property, when it names them (`const`, `enum`) and requires it. */
+const tagsOf = (branch: JsonSchema, name: string): string[] | undefined => {
+  const properties = isObject(branch.properties) ? branch.properties : {}
+  const sub = Object.hasOwn(properties, name) ? properties[name] : undefined
+  const required = Array.isArray(branch.required) && branch.required.includes(name)
+  if (!isObject(sub) || !required) return undefined
+  if (sub.const !== undefined) return [JSON.stringify(sub.const)]
+  return Array.isArray(sub.enum) ? sub.enum.map((v) => JSON.stringify(v)) : undefined
+}
+
+/**
+ * Whether no value can match two of the branches: each of another type
+ * (`string`, `number`, `object`…), or each object tagged by one required
+ * property with values of its own (a discriminator).
+ */
+const disjoint = (branches: JsonSchema[]): boolean => {
+  const types = branches.map(typeName)
+  if (types.every((t) => t !== undefined) && new Set(types).size === types.length) return true
+  const first = branches[0]
+  if (first === undefined || !isObject(first.properties)) return false
+  return Object.keys(first.properties).some((name) => {
+    const seen = new Set<string>()
+    for (const branch of branches) {
+      const tags = tagsOf(branch, name)
+      if (tags === undefined || tags.some((t) => seen.has(t))) return false
+      for (const t of tags) seen.add(t)
+    }
+    return true
+  })
+}
+
 /** A value of another type than the schema's (for a property another branch describes): undefined when any type is allowed. */
 const wrongTypeFor = (schema: JsonSchema): unknown => {
   const type = typeOf(schema)
@@ -479,7 +513,9 @@ const generate = (ctx: Context, schema: JsonSchema, name: string, depth: number)
   if (Array.isArray(schema.oneOf)) {
     const branches = schema.oneOf.filter(isObject)
     const { compile } = ctx
-    const checks = compile === undefined ? undefined : branches.map((b) => compile(b))
+    // Branches that cannot overlap need no check (compiling each branch costs at start).
+    const checks =
+      compile === undefined || disjoint(branches) ? undefined : branches.map((b) => compile(b))
     let first: unknown
     for (const [index, branch] of branches.entries()) {
       const value = generate(ctx, withBranch(schema, branch), name, depth)
