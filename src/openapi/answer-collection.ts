@@ -246,11 +246,11 @@ export const answerCollection = (input: CollectionInput): SandboxResponse => {
       let seq = records.nextSeq
       let id = idFor(shape, seq, input)
       // A drawn id another record has (a narrow pattern): the next place's.
-      for (let i = 0; records.byId.has(String(id)) && i < 16; i += 1) {
+      for (let i = 0; records.byId.get(String(id)) !== undefined && i < 16; i += 1) {
         seq += 1
         id = idFor(shape, seq, input)
       }
-      if (seq > LIMITS.maxId || records.byId.has(String(id)))
+      if (seq > LIMITS.maxId || records.byId.get(String(id)) !== undefined)
         throw new ApiError(
           'id_space_exhausted',
           `No id below 2^53 is left in ${shape.path}; reset the sandbox.`,

@@ -84,8 +84,11 @@ export const answerSharedCollection = async (
     const seq = records.nextSeq
     const response = answerCollection({ ...input, records })
     // The created record: the one at the last place taken (a drawn id that repeated one moved on).
-    const created = [...records.byId].find(([, r]) => r.seq === records.nextSeq - 1 && r.seq >= seq)
-    if (created !== undefined) await shared.write(session, key, created[0], created[1])
+    const created = [...records.byId.values()].find(
+      (r) => r.seq === records.nextSeq - 1 && r.seq >= seq,
+    )
+    if (created !== undefined)
+      await shared.write(session, key, String(created.value[shape.idField]), created)
     return response
   }
   const response = answerCollection({ ...input, records })
