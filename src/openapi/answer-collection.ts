@@ -37,6 +37,12 @@ export interface CollectionInput {
   fidelity: Readonly<FidelitySettings>
   faker: Faker
   seed: number
+  /**
+   * The operation's success body when its schema is not the record's (a
+   * DELETE declared with `type: string`, a PUT answering `{ success: true }`):
+   * generated once from that schema, answered instead of a record it refuses.
+   */
+  declaredBody?: string | undefined
   /** A wrapped list's other fields (`has_more`, `object`), made once from its schema; the records go in `operation.listField`. */
   wrapper?: Readonly<Record<string, unknown>> | undefined
 }
@@ -114,12 +120,13 @@ const withRecord = (
   record: Record<string, unknown> | undefined,
   headers: Record<string, string> = {},
 ): SandboxResponse => {
-  const { status, schema, contentType } = input.operation.success
+  const { status, schema, check, contentType } = input.operation.success
   if (schema === undefined || record === undefined) return { status, headers, body: null }
+  const fits = schema === input.shape.item || check === undefined || check(record) === true
   return {
     status,
     headers: { 'Content-Type': contentType ?? 'application/json', ...headers },
-    body: JSON.stringify(record),
+    body: fits || input.declaredBody === undefined ? JSON.stringify(record) : input.declaredBody,
   }
 }
 

@@ -425,7 +425,11 @@ const listingOf = (
   idField: string,
 ): { field: string | undefined; items: JsonSchema } | undefined => {
   if (schema === undefined) return undefined
-  if (isArraySchema(schema)) return { field: undefined, items: itemsOf(schema) }
+  // A bare array lists records only when its items carry the id (not a list of names).
+  if (isArraySchema(schema))
+    return Object.hasOwn(propertiesOf(itemsOf(schema)), idField)
+      ? { field: undefined, items: itemsOf(schema) }
+      : undefined
   const arrays = Object.entries(propertiesOf(schema)).filter(([, sub]) => isArraySchema(sub))
   const withId = arrays.find(([, sub]) => Object.hasOwn(propertiesOf(itemsOf(sub)), idField))
   const chosen = withId ?? (arrays.length === 1 ? arrays[0] : undefined)

@@ -207,6 +207,8 @@ export const createOpenApiOperations = async (
   const invalidExamples: string[] = []
   // Any other operation answers the same body every time: made once, here.
   const fixed = new Map<CompiledOperation, SandboxResponse>()
+  // The success bodies of a collection's operations whose schema is not the record's: made once.
+  const declaredBodies = new Map<CompiledOperation, string>()
   // A wrapped list's other fields (`has_more`, `object`): made once.
   const wrappers = new Map<CompiledOperation, Record<string, unknown>>()
   for (const op of operations) {
@@ -220,7 +222,21 @@ export const createOpenApiOperations = async (
       wrappers.set(op, wrapper as Record<string, unknown>)
       continue
     }
-    if (op.role !== 'static') continue
+    if (op.role !== 'static') {
+      const { schema, check } = op.success
+      // A success that is not the record (a DELETE answering a string): its own body, made once.
+      if (
+        op.role !== 'list' &&
+        schema !== undefined &&
+        check !== undefined &&
+        schema !== op.collection?.item
+      )
+        declaredBodies.set(
+          op,
+          JSON.stringify(generateValid(faker, schema, check, { compile }).value),
+        )
+      continue
+    }
     const { schema, check, example } = op.success
     const headers = successHeaders(op, faker, options.basePath)
     if (schema === undefined || check === undefined) {
@@ -300,6 +316,7 @@ export const createOpenApiOperations = async (
           faker,
           seed: options.seed,
           wrapper: wrappers.get(op),
+          declaredBody: declaredBodies.get(op),
           shared,
           session: ctx.session,
           key: keys.get(op.collection.path) ?? collectionKey(op.collection, options.seed),
@@ -321,6 +338,7 @@ export const createOpenApiOperations = async (
         faker,
         seed: options.seed,
         wrapper: wrappers.get(op),
+        declaredBody: declaredBodies.get(op),
       })
       if (WRITES.has(op.role)) {
         changed.add(ctx.session)

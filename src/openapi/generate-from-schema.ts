@@ -156,7 +156,18 @@ export const mergeAllOf = (schema: JsonSchema): JsonSchema => {
               (t) => t === 'integer' && list(mine).includes('number'),
             )
             const all = [...new Set([...both, ...fromValue])]
-            merged.type = all.length === 1 ? all[0] : all.length > 0 ? all : mine
+            // No type both allow: only null when both allow it (3.0's nullable, 3.1's 'null').
+            const nullable = (t: unknown, n: unknown) => n === true || list(t).includes('null')
+            const onlyNull =
+              all.length === 0 &&
+              parts.every((p) => p.type === undefined || nullable(p.type, p.nullable))
+            merged.type = onlyNull
+              ? 'null'
+              : all.length === 1
+                ? all[0]
+                : all.length > 0
+                  ? all
+                  : mine
           }
           break
         }

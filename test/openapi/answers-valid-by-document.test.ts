@@ -655,3 +655,80 @@ describe('the details of a 400 are bounded (count and size)', () => {
     expect(details[0]?.message).toMatch(/must be one of "value-0000", .* \(and 990 more\)$/)
   })
 })
+
+describe('records that two schemas describe differently, and answers that are not the record (Adafruit, GitHub)', () => {
+  const document = doc(
+    {
+      '/gists': {
+        get: {
+          operationId: 'listGists',
+          responses: { '200': json({ type: 'array', items: ref('BaseGist') }) },
+        },
+      },
+      '/gists/{gist_id}': {
+        get: {
+          operationId: 'getGist',
+          parameters: [idParam('gist_id', { type: 'string' })],
+          responses: { '200': json(ref('GistSimple')) },
+        },
+        delete: {
+          operationId: 'destroyGist',
+          parameters: [idParam('gist_id', { type: 'string' })],
+          responses: { '200': json({ type: 'string' }) },
+        },
+      },
+      '/gitignore/templates': {
+        get: {
+          operationId: 'getAllTemplates',
+          responses: { '200': json({ type: 'array', items: { type: 'string' } }) },
+        },
+      },
+      '/gitignore/templates/{name}': {
+        get: {
+          operationId: 'getTemplate',
+          parameters: [idParam('name', { type: 'string' })],
+          responses: {
+            '200': json({
+              type: 'object',
+              required: ['name'],
+              properties: { name: { type: 'string' }, source: { type: 'string' } },
+            }),
+          },
+        },
+      },
+    },
+    {
+      BaseGist: {
+        type: 'object',
+        required: ['id', 'user'],
+        properties: {
+          id: { type: 'string' },
+          user: { type: ['object', 'null'], properties: { login: { type: 'string' } } },
+        },
+      },
+      GistSimple: {
+        type: 'object',
+        required: ['id'],
+        properties: { id: { type: 'string' }, user: { type: ['string', 'null'] } },
+      },
+    },
+  )
+
+  it('makes a field both schemas allow only as null null, answers a DELETE declared as a string with a string, and lists no records where the list is of names', async () => {
+    const api = await open(document)
+    const list = call(api, 'listGists')
+    expectValidByDocument(document, '/gists', 'get', list)
+    const id = (list.json as { id: string }[])[0]?.id ?? ''
+    expectValidByDocument(
+      document,
+      '/gists/{gist_id}',
+      'get',
+      call(api, 'getGist', { params: { gist_id: id } }),
+    )
+    const deleted = call(api, 'destroyGist', { params: { gist_id: id } })
+    expect(deleted.status).toBe(200)
+    expect(typeof deleted.json).toBe('string')
+    expect(byId(api, 'getAllTemplates').role).toBe('static')
+    expectValidByDocument(document, '/gitignore/templates', 'get', call(api, 'getAllTemplates'))
+  })
+})
