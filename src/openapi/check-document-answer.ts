@@ -42,7 +42,10 @@ export const sandboxStatuses = (op: CompiledOperation): number[] => [
 ]
 
 /** The response the document declares for a status: the exact code, its range (`4XX`), then `default`. */
-const declaredFor = (op: CompiledOperation, status: number): DeclaredResponse | undefined => {
+export const declaredFor = (
+  op: CompiledOperation,
+  status: number,
+): DeclaredResponse | undefined => {
   const exact = String(status)
   const range = `${exact[0]}XX`
   return (

@@ -168,19 +168,20 @@ export const checkParameters = (
   return Object.fromEntries(values)
 }
 
-// readJson's checks (size, Content-Type, UTF-8 JSON, an object) with the document's schema after.
-const ANY_OBJECT = {
-  safeParse: (value: unknown) => ({
-    success: true as const,
-    data: value as Record<string, unknown>,
-  }),
+// readJson's checks (size, Content-Type, UTF-8 JSON) with the document's schema after.
+const ANY_VALUE = {
+  safeParse: (value: unknown) => ({ success: true as const, data: value }),
 }
+
+const COLLECTION_WRITES = new Set(['create', 'replace', 'update'])
 
 /**
  * The JSON request body, checked as createPet checks its own: 413, 400
  * `invalid_content_type`, `malformed_json`, then `validation_failed` with a
- * detail per field that breaks the document's schema. Undefined for an
- * operation without a JSON body, or an empty optional one.
+ * detail per field that breaks the document's schema. Any JSON value the
+ * schema allows passes (a batch as an array, a JSON Patch); a collection's
+ * create, replace or update takes an object (its record). Answers the body
+ * of a collection's write; undefined otherwise, or for an empty optional one.
  *
  * @example
  * const body = checkBody(operation, request, { maxBodyBytes: 65_536 })
@@ -193,9 +194,16 @@ export const checkBody = (
   const body = operation.body
   if (body === undefined) return undefined
   if (!body.required && (request.body === null || request.body.byteLength === 0)) return undefined
-  const value = readJson(request, ANY_OBJECT, { maxBodyBytes: options.maxBodyBytes })
+  const value = readJson(request, ANY_VALUE, { maxBodyBytes: options.maxBodyBytes, anyJson: true })
   const result = body.check(value)
-  if (result === true) return value
+  if (result === true) {
+    if (!COLLECTION_WRITES.has(operation.role)) return undefined
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      return value as Record<string, unknown>
+    throw new ApiError('validation_failed', 'The request body must be a JSON object (a record).', {
+      details: [{ field: '(body)', message: 'must be a JSON object' }],
+    })
+  }
   const details = toDetails(result)
   const cut =
     details.length === DETAIL_LIMITS.maxDetails ? ` (the first ${details.length} problems)` : ''

@@ -1,5 +1,6 @@
 import type { SimpleFaker as Faker } from '@faker-js/faker'
 import { SeedFaker } from '../db/seed-faker.js'
+import { ApiError } from '../http/api-error.js'
 import type { UrlFields } from '../http/request-url.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { SandboxSettings } from '../operations/operation.js'
@@ -9,6 +10,7 @@ import { answerSharedCollection } from './answer-shared-collection.js'
 import {
   checkDocumentAnswer,
   type DocumentAnswer,
+  declaredFor,
   sandboxStatuses,
 } from './check-document-answer.js'
 import { checkBody, checkParameters } from './check-request.js'
@@ -278,6 +280,117 @@ export const createOpenApiOperations = async (
     return held
   }
 
+  /** One request of one operation, as the contract's errors (ApiError) when refused. */
+  const answerOf = (
+    op: CompiledOperation,
+    ctx: OpenApiRequestContext,
+  ): SandboxResponse | Promise<SandboxResponse> => {
+    const values = checkParameters(op, {
+      query: ctx.url.searchParams,
+      params: ctx.params,
+      request: ctx.request,
+    })
+    const body = checkBody(op, ctx.request, { maxBodyBytes: ctx.settings.fidelity.maxBodyBytes })
+    if (op.collection === undefined) {
+      const answer = fixed.get(op)
+      return answer === undefined
+        ? { status: op.success.status, headers: {}, body: null }
+        : { ...answer, headers: { ...answer.headers } }
+    }
+    const { shared } = options
+    if (shared !== undefined) {
+      const seededRecords = seeded.get(op.collection.path)
+      if (seededRecords === undefined)
+        throw new Error(`Failed to find the collection ${op.collection.path}.`)
+      return answerSharedCollection({
+        operation: op,
+        shape: op.collection,
+        values,
+        body,
+        query: ctx.url.searchParams,
+        base: `${ctx.url.origin}${ctx.settings.basePath}`,
+        fidelity: ctx.settings.fidelity,
+        faker,
+        seed: options.seed,
+        wrapper: wrappers.get(op),
+        declaredBody: declaredBodies.get(op),
+        shared,
+        session: ctx.session,
+        key: keys.get(op.collection.path) ?? collectionKey(op.collection, options.seed),
+        seeded: seededRecords,
+      })
+    }
+    const collection = records(ctx.session).get(op.collection.path)
+    if (collection === undefined)
+      throw new Error(`Failed to find the collection ${op.collection.path}.`)
+    const response = answerCollection({
+      operation: op,
+      shape: op.collection,
+      records: collection,
+      values,
+      body,
+      query: ctx.url.searchParams,
+      base: `${ctx.url.origin}${ctx.settings.basePath}`,
+      fidelity: ctx.settings.fidelity,
+      faker,
+      seed: options.seed,
+      wrapper: wrappers.get(op),
+      declaredBody: declaredBodies.get(op),
+    })
+    if (WRITES.has(op.role)) {
+      changed.add(ctx.session)
+      const pending = api.onChange?.(ctx.session)
+      if (pending !== undefined) return pending.then(() => response)
+    }
+    return response
+  }
+
+  // Error bodies in the document's own shape, made once per operation and status.
+  const errorBases = new Map<string, unknown>()
+  /**
+   * An error the sandbox answers (400, 404) where the document declares that
+   * status with a schema the contract's Error body breaks (GitHub's
+   * `{ message, documentation_url }`, Netlify's integer `code`): a body
+   * generated from the document's schema, the error's message, code, status
+   * and details put where the schema takes them (decision 0059). Undefined
+   * when the Error body already fits, or no schema is declared.
+   */
+  const errorInDocumentShape = (
+    op: CompiledOperation,
+    error: unknown,
+  ): SandboxResponse | undefined => {
+    if (!(error instanceof ApiError)) return undefined
+    const response = error.toResponse()
+    const declared = declaredFor(op, response.status)
+    if (declared?.schema === undefined || declared.check === undefined) return undefined
+    const contractBody = JSON.parse(response.body ?? 'null') as Record<string, unknown>
+    if (declared.check(contractBody) === true) return undefined
+    const key = `${op.id} ${response.status}`
+    if (!errorBases.has(key)) {
+      faker.seed(seedFor(options.seed, key))
+      errorBases.set(key, generateValid(faker, declared.schema, declared.check, { compile }).value)
+    }
+    let body = structuredClone(errorBases.get(key))
+    if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+      for (const [name, value] of [
+        ['message', contractBody.message],
+        ['code', contractBody.code],
+        ['error', contractBody.message],
+        ['status', contractBody.status],
+        ['details', contractBody.details],
+      ] as const) {
+        if (value === undefined || !Object.hasOwn(body as object, name)) continue
+        const tried = { ...(body as Record<string, unknown>), [name]: value }
+        if (declared.check(tried) === true) body = tried
+      }
+    }
+    return {
+      status: response.status,
+      headers: { ...response.headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    }
+  }
+
   const api: OpenApiOperations = {
     document,
     operations,
@@ -288,64 +401,18 @@ export const createOpenApiOperations = async (
     checkAnswer: checkDocumentAnswer,
     sandboxStatuses,
     answer(op, ctx) {
-      const values = checkParameters(op, {
-        query: ctx.url.searchParams,
-        params: ctx.params,
-        request: ctx.request,
-      })
-      const body = checkBody(op, ctx.request, { maxBodyBytes: ctx.settings.fidelity.maxBodyBytes })
-      if (op.collection === undefined) {
-        const answer = fixed.get(op)
-        return answer === undefined
-          ? { status: op.success.status, headers: {}, body: null }
-          : { ...answer, headers: { ...answer.headers } }
+      try {
+        const response = answerOf(op, ctx)
+        return response instanceof Promise
+          ? response.catch(
+              (error: unknown) => errorInDocumentShape(op, error) ?? Promise.reject(error),
+            )
+          : response
+      } catch (error) {
+        const shaped = errorInDocumentShape(op, error)
+        if (shaped === undefined) throw error
+        return shaped
       }
-      const { shared } = options
-      if (shared !== undefined) {
-        const seededRecords = seeded.get(op.collection.path)
-        if (seededRecords === undefined)
-          throw new Error(`Failed to find the collection ${op.collection.path}.`)
-        return answerSharedCollection({
-          operation: op,
-          shape: op.collection,
-          values,
-          body,
-          query: ctx.url.searchParams,
-          base: `${ctx.url.origin}${ctx.settings.basePath}`,
-          fidelity: ctx.settings.fidelity,
-          faker,
-          seed: options.seed,
-          wrapper: wrappers.get(op),
-          declaredBody: declaredBodies.get(op),
-          shared,
-          session: ctx.session,
-          key: keys.get(op.collection.path) ?? collectionKey(op.collection, options.seed),
-          seeded: seededRecords,
-        })
-      }
-      const collection = records(ctx.session).get(op.collection.path)
-      if (collection === undefined)
-        throw new Error(`Failed to find the collection ${op.collection.path}.`)
-      const response = answerCollection({
-        operation: op,
-        shape: op.collection,
-        records: collection,
-        values,
-        body,
-        query: ctx.url.searchParams,
-        base: `${ctx.url.origin}${ctx.settings.basePath}`,
-        fidelity: ctx.settings.fidelity,
-        faker,
-        seed: options.seed,
-        wrapper: wrappers.get(op),
-        declaredBody: declaredBodies.get(op),
-      })
-      if (WRITES.has(op.role)) {
-        changed.add(ctx.session)
-        const pending = api.onChange?.(ctx.session)
-        if (pending !== undefined) return pending.then(() => response)
-      }
-      return response
     },
     forget(session) {
       sessions.delete(session)

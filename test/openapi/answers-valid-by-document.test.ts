@@ -732,3 +732,78 @@ describe('records that two schemas describe differently, and answers that are no
     expectValidByDocument(document, '/gitignore/templates', 'get', call(api, 'getAllTemplates'))
   })
 })
+
+describe("request bodies other than objects, and errors in the document's own shape (Adafruit, Pendo, GitHub, Netlify)", () => {
+  const document = doc(
+    {
+      '/data/batch': {
+        post: {
+          operationId: 'batchCreateData',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'array',
+                  items: { type: 'object', properties: { value: { type: 'string' } } },
+                },
+              },
+            },
+          },
+          responses: {
+            '200': json({ type: 'array', items: { type: 'object' } }),
+            '400': json(ref('BasicError')),
+          },
+        },
+      },
+      '/repos': {
+        get: {
+          operationId: 'listRepos',
+          responses: { '200': json({ type: 'array', items: ref('Repo') }) },
+        },
+      },
+      '/repos/{repo_id}': {
+        get: {
+          operationId: 'getRepo',
+          parameters: [idParam('repo_id', { type: 'integer' })],
+          responses: { '200': json(ref('Repo')), '404': json(ref('BasicError')) },
+        },
+      },
+    },
+    {
+      Repo: {
+        type: 'object',
+        required: ['id'],
+        properties: { id: { type: 'integer' }, name: { type: 'string' } },
+      },
+      BasicError: {
+        type: 'object',
+        required: ['message', 'documentation_url'],
+        properties: {
+          message: { type: 'string' },
+          documentation_url: { type: 'string' },
+          status: { type: 'string' },
+        },
+      },
+    },
+  )
+
+  it('takes an array body the schema allows, and answers 400 and 404 in the shape the document declares', async () => {
+    const api = await open(document)
+    expect(call(api, 'batchCreateData', { body: [{ value: '1' }, { value: '2' }] }).status).toBe(
+      200,
+    )
+    const refused = call(api, 'batchCreateData', { body: [{ value: 3 }] })
+    expect(refused.status).toBe(400)
+    expectValidByDocument(document, '/data/batch', 'post', refused)
+    expect((refused.json as { message: string }).message).toMatch(
+      /^The request body is invalid: 0\.value must be string/,
+    )
+    const missing = call(api, 'getRepo', { params: { repo_id: '999' } })
+    expect(missing.status).toBe(404)
+    expectValidByDocument(document, '/repos/{repo_id}', 'get', missing)
+    expect((missing.json as { message: string }).message).toBe(
+      'No record of /repos has the id "999".',
+    )
+  })
+})
