@@ -97,12 +97,37 @@ const shapeRecord = (
       filled.push([name, generateFromSchema(input.faker, own(properties, name) ?? {}, { name })])
   }
   // The id last: a given id keeps its place, its value replaced.
-  const record: Record<string, unknown> = Object.fromEntries([
+  let record: Record<string, unknown> = Object.fromEntries([
     ...given,
     ...filled,
     [shape.idField, id],
   ])
-  const result = recordValid(shape, record)
+  let result = recordValid(shape, record)
+  if (result !== true) {
+    // The body was valid by the document's request schema; a field the record's schema
+    // describes otherwise (another enum, another type) is the server's to fill: drawn again.
+    const fields = new Set(
+      result
+        .map((e) =>
+          e.instancePath === '' && e.keyword === 'required'
+            ? String(e.params.missingProperty)
+            : (e.instancePath.split('/')[1] ?? '').replaceAll('~1', '/').replaceAll('~0', '~'),
+        )
+        .filter((name) => name !== '' && name !== shape.idField && Object.hasOwn(properties, name)),
+    )
+    if (fields.size > 0) {
+      input.faker.seed(seedFor(input.seed, `${shape.path}#${seq}#repair`))
+      const repaired = { ...record }
+      for (const name of fields)
+        repaired[name] = generateFromSchema(input.faker, own(properties, name) ?? {}, {
+          name,
+          examples: false,
+        })
+      const second = recordValid(shape, repaired)
+      if (second === true) record = repaired
+      result = second
+    }
+  }
   if (result !== true) {
     const details = toDetails(result)
     throw new ApiError(

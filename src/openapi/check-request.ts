@@ -6,6 +6,7 @@ import type { SandboxRequest } from '../http/types.js'
 import type { CompiledOperation, CompiledParameter } from './compile-openapi-operations.js'
 import type { JsonSchema } from './openapi-document.js'
 
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization'])
 const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/
 
 const typeOf = (schema: JsonSchema): unknown =>
@@ -146,6 +147,8 @@ export const checkParameters = (
   const values: [string, unknown][] = []
   const details: ErrorDetail[] = []
   for (const parameter of operation.parameters) {
+    // OpenAPI: a header parameter named Accept, Content-Type or Authorization is ignored.
+    if (parameter.in === 'header' && IGNORED_HEADERS.has(parameter.name.toLowerCase())) continue
     const read = readValue(parameter, input)
     if (!read.given) {
       if (parameter.required) details.push({ field: parameter.name, message: 'is required' })

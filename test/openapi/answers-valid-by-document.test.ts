@@ -807,3 +807,65 @@ describe("request bodies other than objects, and errors in the document's own sh
     )
   })
 })
+
+describe('a request valid by the document is not refused for what the record schema says otherwise (Mailchimp, VTEX)', () => {
+  it('draws a field the record describes otherwise, and ignores a declared Content-Type header parameter', async () => {
+    const document = doc(
+      {
+        '/automations': {
+          get: {
+            operationId: 'listAutomations',
+            responses: { '200': json({ type: 'array', items: ref('Automation') }) },
+          },
+          post: {
+            operationId: 'createAutomation',
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['workflow_type'],
+                    properties: {
+                      workflow_type: { type: 'string', enum: ['abandonedCart', 'welcomeSeries'] },
+                    },
+                  },
+                },
+              },
+            },
+            responses: { '201': json(ref('Automation')) },
+          },
+        },
+        '/automations/{id}': {
+          get: {
+            operationId: 'getAutomation',
+            parameters: [
+              idParam('id', { type: 'string' }),
+              { name: 'Content-Type', in: 'header', required: true, schema: { type: 'string' } },
+            ],
+            responses: { '200': json(ref('Automation')) },
+          },
+        },
+      },
+      {
+        Automation: {
+          type: 'object',
+          required: ['id', 'workflow_type'],
+          properties: {
+            id: { type: 'string' },
+            workflow_type: { type: 'string', enum: ['abandonedBrowse', 'abandonedCart'] },
+          },
+        },
+      },
+    )
+    const api = await open(document)
+    const kept = call(api, 'createAutomation', { body: { workflow_type: 'abandonedCart' } })
+    expect(kept.status).toBe(201)
+    expect((kept.json as { workflow_type: string }).workflow_type).toBe('abandonedCart')
+    const drawn = call(api, 'createAutomation', { body: { workflow_type: 'welcomeSeries' } })
+    expect(drawn.status).toBe(201)
+    expectValidByDocument(document, '/automations', 'post', drawn)
+    const id = (drawn.json as { id: string }).id
+    expect(call(api, 'getAutomation', { params: { id } }).json).toEqual(drawn.json)
+  })
+})
