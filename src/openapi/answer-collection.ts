@@ -14,7 +14,9 @@ import {
   propertiesOf,
   requiredOf,
 } from './compile-openapi-operations.js'
+import type { SchemaCheck } from './compile-schemas.js'
 import { generateFromSchema } from './generate-from-schema.js'
+import type { JsonSchema } from './openapi-document.js'
 import {
   type CollectionRecords,
   idFor,
@@ -147,11 +149,19 @@ const withRecord = (
 ): SandboxResponse => {
   const { status, schema, check, contentType } = input.operation.success
   if (schema === undefined || record === undefined) return { status, headers, body: null }
-  const fits = schema === input.shape.item || check === undefined || check(record) === true
+  // The record is the answer when the schema is the record's, or takes it and names its id
+  // (a loose `{ data: {...} }` schema without `required` takes any object: it wraps instead).
+  const fits =
+    schema === input.shape.item ||
+    check === undefined ||
+    (check(record) === true && Object.hasOwn(propertiesOf(schema), input.shape.idField))
   return {
     status,
     headers: { 'Content-Type': contentType ?? 'application/json', ...headers },
-    body: fits || input.declaredBody === undefined ? JSON.stringify(record) : input.declaredBody,
+    body:
+      fits || input.declaredBody === undefined || check === undefined
+        ? JSON.stringify(record)
+        : withDeclared(input.declaredBody, schema, check, record),
   }
 }
 
@@ -186,6 +196,36 @@ const statelessRecord = (input: CollectionInput, key: string): SandboxResponse =
     if (error instanceof ApiError) throw notFound(shape, key)
     throw error
   }
+}
+
+/**
+ * The operation's own success body with the record in it, as far as its
+ * schema takes it: the record in the property that wraps one (`{ data:
+ * record }`), else each field of the record the schema has,
+ * each kept only while the body stays valid.
+ */
+const withDeclared = (
+  declared: string,
+  schema: JsonSchema,
+  check: SchemaCheck,
+  record: Record<string, unknown>,
+): string => {
+  const base: unknown = JSON.parse(declared)
+  if (typeof base !== 'object' || base === null || Array.isArray(base)) return declared
+  const properties = propertiesOf(schema)
+  for (const name of Object.keys(properties)) {
+    const wrapped = { ...base, [name]: record }
+    if (check(wrapped) === true) return JSON.stringify(wrapped)
+  }
+  // No property wraps it: the record itself when the schema takes it, else its fields overlaid.
+  if (check(record) === true) return JSON.stringify(record)
+  let out: Record<string, unknown> = { ...base }
+  for (const [name, value] of Object.entries(record)) {
+    if (!Object.hasOwn(properties, name)) continue
+    const tried = { ...out, [name]: value }
+    if (check(tried) === true) out = tried
+  }
+  return JSON.stringify(out)
 }
 
 /** merge-patch (RFC 7396): objects merged member by member, null removes. */

@@ -183,7 +183,8 @@ const COLLECTION_WRITES = new Set(['create', 'replace', 'update'])
  * `invalid_content_type`, `malformed_json`, then `validation_failed` with a
  * detail per field that breaks the document's schema. Any JSON value the
  * schema allows passes (a batch as an array, a JSON Patch); a collection's
- * create, replace or update takes an object (its record). Answers the body
+ * create, replace or update reads an object's fields (any other value gives
+ * none). Answers the body
  * of a collection's write; undefined otherwise, or for an empty optional one.
  *
  * @example
@@ -201,11 +202,10 @@ export const checkBody = (
   const result = body.check(value)
   if (result === true) {
     if (!COLLECTION_WRITES.has(operation.role)) return undefined
-    if (typeof value === 'object' && value !== null && !Array.isArray(value))
-      return value as Record<string, unknown>
-    throw new ApiError('validation_failed', 'The request body must be a JSON object (a record).', {
-      details: [{ field: '(body)', message: 'must be a JSON object' }],
-    })
+    // A body the document allows that is not an object gives the record no fields of its own.
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {}
   }
   const details = toDetails(result)
   const cut =

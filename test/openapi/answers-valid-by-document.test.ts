@@ -869,3 +869,96 @@ describe('a request valid by the document is not refused for what the record sch
     expect(call(api, 'getAutomation', { params: { id } }).json).toEqual(drawn.json)
   })
 })
+
+describe('a create whose answer is not the record carries the record (Twitter, Adyen, Microcks)', () => {
+  it('puts the record in the wrapping property, or its fields where the answer has them; a body that is not an object gives no fields', async () => {
+    const document = doc(
+      {
+        '/lists': {
+          post: {
+            operationId: 'listIdCreate',
+            requestBody: {
+              content: {
+                'application/json': {
+                  schema: { type: 'object', properties: { name: { type: 'string' } } },
+                },
+              },
+            },
+            responses: {
+              '201': json({
+                type: 'object',
+                properties: {
+                  data: {
+                    type: 'object',
+                    required: ['id', 'name'],
+                    properties: { id: { type: 'string' }, name: { type: 'string' } },
+                  },
+                },
+              }),
+            },
+          },
+        },
+        '/lists/{id}': {
+          get: {
+            operationId: 'listIdGet',
+            parameters: [idParam('id', { type: 'string' })],
+            responses: { '200': json(ref('List')) },
+          },
+        },
+        '/sessions': {
+          post: {
+            operationId: 'sessions',
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: { type: 'string' } } },
+            },
+            responses: {
+              '201': json({
+                type: 'object',
+                required: ['id', 'expiresAt'],
+                properties: {
+                  id: { type: 'string' },
+                  expiresAt: { type: 'string', format: 'date-time' },
+                  amount: { type: 'integer' },
+                },
+              }),
+            },
+          },
+        },
+        '/sessions/{sessionId}': {
+          get: {
+            operationId: 'getSession',
+            parameters: [idParam('sessionId', { type: 'string' })],
+            responses: {
+              '200': json({
+                type: 'object',
+                required: ['id', 'status'],
+                properties: { id: { type: 'string' }, status: { enum: ['active', 'completed'] } },
+              }),
+            },
+          },
+        },
+      },
+      {
+        List: {
+          type: 'object',
+          required: ['id', 'name'],
+          properties: { id: { type: 'string' }, name: { type: 'string' } },
+        },
+      },
+    )
+    const api = await open(document)
+    const list = call(api, 'listIdCreate', { body: { name: 'Reading' } })
+    expect(list.status).toBe(201)
+    const created = (list.json as { data: { id: string; name: string } }).data
+    expect(created.name).toBe('Reading')
+    expect(call(api, 'listIdGet', { params: { id: created.id } }).json).toEqual(created)
+    const session = call(api, 'sessions', { body: 'a text body' })
+    expect(session.status).toBe(201)
+    expectValidByDocument(document, '/sessions', 'post', session)
+    const id = (session.json as { id: string }).id
+    const read = call(api, 'getSession', { params: { sessionId: id } })
+    expect(read.status).toBe(200)
+    expect((read.json as { id: string }).id).toBe(id)
+  })
+})
