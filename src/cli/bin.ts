@@ -245,6 +245,10 @@ try {
 
 // Requests report a failed seeding themselves; the line goes either way.
 await app.sandbox.ready.then(seeded, seeded)
+// Notes about the user's OpenAPI document (examples not served as they break their schema): one line each.
+if (!quiet && app.sandbox.openapi !== undefined)
+  for (const note of (await app.sandbox.openapi.catch(() => undefined))?.notes ?? [])
+    process.stderr.write(`petstore-sandbox: note: ${note}\n`)
 
 // Handlers first: a signal right after the banner must still stop gracefully.
 let stopping = false

@@ -30,6 +30,8 @@ export interface ReadJsonOptions {
   fields?: readonly string[]
   /** Each detail says what was given, also where the schema words the rule (the control API). */
   showGiven?: boolean
+  /** Any JSON value passes to the schema, not only an object (an OpenAPI document's array or string bodies). */
+  anyJson?: boolean
 }
 
 /**
@@ -99,7 +101,10 @@ export const readJson = <T>(
     throw new ApiError('malformed_json', 'The request body is not valid JSON (UTF-8).')
   }
   const subject = options.subject ?? 'The request body'
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (
+    options.anyJson !== true &&
+    (typeof value !== 'object' || value === null || Array.isArray(value))
+  ) {
     throw new ApiError(
       'validation_failed',
       options.notAnObject ?? `${subject} must be a JSON object.`,
@@ -112,5 +117,5 @@ export const readJson = <T>(
   if (parsed.success) return parsed.data
   const worded = schema.safeParse(value, OWN_WORDS)
   const issues = worded.success ? parsed.error.issues : worded.error.issues
-  throw validationFailed(subject, toDetails(value, issues, options))
+  throw validationFailed(subject, toDetails(Object(value) as object, issues, options))
 }

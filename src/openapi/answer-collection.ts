@@ -5,14 +5,25 @@ import { ApiError } from '../http/api-error.js'
 import { invalidParameter } from '../http/errors.js'
 import type { SandboxResponse } from '../http/types.js'
 import { decodeCursor, encodeCursor } from '../operations/cursor.js'
+import { applyDefaults } from './apply-defaults.js'
+import { declaresNotFound } from './check-document-answer.js'
 import { toDetails } from './check-request.js'
 import {
   type CollectionShape,
   type CompiledOperation,
+  propertiesOf,
   requiredOf,
 } from './compile-openapi-operations.js'
+import type { SchemaCheck } from './compile-schemas.js'
 import { generateFromSchema } from './generate-from-schema.js'
-import { type CollectionRecords, idFor, seedFor } from './openapi-records.js'
+import type { JsonSchema } from './openapi-document.js'
+import {
+  type CollectionRecords,
+  idFor,
+  recordSchemaOf,
+  recordValid,
+  seedFor,
+} from './openapi-records.js'
 
 /** What a collection's operation needs besides its records. */
 export interface CollectionInput {
@@ -28,9 +39,16 @@ export interface CollectionInput {
   fidelity: Readonly<FidelitySettings>
   faker: Faker
   seed: number
+  /**
+   * The operation's success body when its schema is not the record's (a
+   * DELETE declared with `type: string`, a PUT answering `{ success: true }`):
+   * generated once from that schema, answered instead of a record it refuses.
+   */
+  declaredBody?: string | undefined
+  /** A wrapped list's other fields (`has_more`, `object`), made once from its schema; the records go in `operation.listField`. */
+  wrapper?: Readonly<Record<string, unknown>> | undefined
 }
 
-const JSON_HEADERS = { 'Content-Type': 'application/json' } as const
 const PAGING = new Set(['limit', 'cursor', 'offset'])
 
 /** An own entry of a record: a key such as `__proto__` or `constructor` does not reach its prototype. */
@@ -47,35 +65,71 @@ const recordOf = (
   return { key, stored: input.records.byId.get(key) }
 }
 
-/** A record as the document describes it: only its fields when it allows no others; its required fields filled in. */
+/**
+ * A record as the document describes it: only its fields when it allows no
+ * others; the document's defaults for fields not given (on a create or a
+ * replace, as ajv's useDefaults would); its required fields filled in (those
+ * of the list's own item schema too); the id last.
+ */
 const shapeRecord = (
   input: CollectionInput,
   value: Record<string, unknown>,
   seq: number,
+  id: number | string,
 ): Record<string, unknown> => {
   const { shape } = input
-  const { properties } = shape
+  const schema = recordSchemaOf(shape)
+  const properties = { ...shape.properties, ...propertiesOf(schema) }
+  const withDefaults = (
+    input.operation.role === 'update' ? value : applyDefaults(schema, value)
+  ) as Record<string, unknown>
   const given =
-    shape.item.additionalProperties === false
-      ? Object.entries(value).filter(([k]) => Object.hasOwn(properties, k))
-      : Object.entries(value)
+    shape.item.additionalProperties === false ||
+    shape.listItem?.schema.additionalProperties === false
+      ? Object.entries(withDefaults).filter(([k]) => Object.hasOwn(properties, k))
+      : Object.entries(withDefaults)
   const present = new Set(given.map(([k]) => k))
-  const required = requiredOf(shape.item)
+  const required = requiredOf(schema)
   const missing = required.filter((name) => !present.has(name) && name !== shape.idField)
   const filled: [string, unknown][] = []
   if (missing.length > 0) {
     // Fields the server fills (a status, a date): drawn for this record alone, the same every time.
     input.faker.seed(seedFor(input.seed, `${shape.path}#${seq}`))
     for (const name of missing)
-      filled.push([name, generateFromSchema(input.faker, own(properties, name) ?? {}, name)])
+      filled.push([name, generateFromSchema(input.faker, own(properties, name) ?? {}, { name })])
   }
   // The id last: a given id keeps its place, its value replaced.
-  const record: Record<string, unknown> = Object.fromEntries([
+  let record: Record<string, unknown> = Object.fromEntries([
     ...given,
     ...filled,
-    [shape.idField, idFor(shape, seq)],
+    [shape.idField, id],
   ])
-  const result = shape.check(record)
+  let result = recordValid(shape, record)
+  if (result !== true) {
+    // The body was valid by the document's request schema; a field the record's schema
+    // describes otherwise (another enum, another type) is the server's to fill: drawn again.
+    const fields = new Set(
+      result
+        .map((e) =>
+          e.instancePath === '' && e.keyword === 'required'
+            ? String(e.params.missingProperty)
+            : (e.instancePath.split('/')[1] ?? '').replaceAll('~1', '/').replaceAll('~0', '~'),
+        )
+        .filter((name) => name !== '' && name !== shape.idField && Object.hasOwn(properties, name)),
+    )
+    if (fields.size > 0) {
+      input.faker.seed(seedFor(input.seed, `${shape.path}#${seq}#repair`))
+      const repaired = { ...record }
+      for (const name of fields)
+        repaired[name] = generateFromSchema(input.faker, own(properties, name) ?? {}, {
+          name,
+          examples: false,
+        })
+      const second = recordValid(shape, repaired)
+      if (second === true) record = repaired
+      result = second
+    }
+  }
   if (result !== true) {
     const details = toDetails(result)
     throw new ApiError(
@@ -87,16 +141,91 @@ const shapeRecord = (
   return record
 }
 
-/** The operation's answer with a record (or none: 204 for a success without a body). */
+/** The operation's answer with a record, or without a body when the document's success has none; always the document's status. */
 const withRecord = (
   input: CollectionInput,
   record: Record<string, unknown> | undefined,
   headers: Record<string, string> = {},
 ): SandboxResponse => {
-  const { status, schema } = input.operation.success
-  if (schema === undefined || record === undefined)
-    return { status: status === 200 ? 204 : status, headers, body: null }
-  return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(record) }
+  const { status, schema, check, contentType } = input.operation.success
+  if (schema === undefined || record === undefined) return { status, headers, body: null }
+  // The record is the answer when the schema is the record's, or takes it and names its id
+  // (a loose `{ data: {...} }` schema without `required` takes any object: it wraps instead).
+  const fits =
+    schema === input.shape.item ||
+    check === undefined ||
+    (check(record) === true && Object.hasOwn(propertiesOf(schema), input.shape.idField))
+  return {
+    status,
+    headers: { 'Content-Type': contentType ?? 'application/json', ...headers },
+    body:
+      fits || input.declaredBody === undefined || check === undefined
+        ? JSON.stringify(record)
+        : withDeclared(input.declaredBody, schema, check, record),
+  }
+}
+
+/**
+ * An unknown id where the document declares no 404 (decision 0059): the
+ * answer a stateless mock gives, valid by the document: a record generated
+ * for that id (seeded by it), the body of a replace or a patch laid over it;
+ * nothing is stored.
+ */
+const statelessRecord = (input: CollectionInput, key: string): SandboxResponse => {
+  const { shape, operation } = input
+  const id = shape.idType === 'integer' && /^-?[0-9]+$/.test(key) ? Number(key) : key
+  input.faker.seed(seedFor(input.seed, `${shape.path}#unknown#${key}`))
+  const drawn = generateFromSchema(input.faker, recordSchemaOf(shape), { examples: false })
+  const base = (
+    typeof drawn === 'object' && drawn !== null && !Array.isArray(drawn) ? drawn : {}
+  ) as Record<string, unknown>
+  const next =
+    operation.role === 'replace'
+      ? (input.body ?? {})
+      : operation.role === 'update'
+        ? (mergePatch(base, input.body ?? {}) as Record<string, unknown>)
+        : base
+  try {
+    const record = shapeRecord(input, next, 0, id)
+    return withRecord(
+      input,
+      operation.role === 'delete' && operation.success.schema === undefined ? undefined : record,
+    )
+  } catch (error) {
+    // The id does not fit the record (its schema is stricter than the path's): the one honest answer left.
+    if (error instanceof ApiError) throw notFound(shape, key)
+    throw error
+  }
+}
+
+/**
+ * The operation's own success body with the record in it, as far as its
+ * schema takes it: the record in the property that wraps one (`{ data:
+ * record }`), else each field of the record the schema has,
+ * each kept only while the body stays valid.
+ */
+const withDeclared = (
+  declared: string,
+  schema: JsonSchema,
+  check: SchemaCheck,
+  record: Record<string, unknown>,
+): string => {
+  const base: unknown = JSON.parse(declared)
+  if (typeof base !== 'object' || base === null || Array.isArray(base)) return declared
+  const properties = propertiesOf(schema)
+  for (const name of Object.keys(properties)) {
+    const wrapped = { ...base, [name]: record }
+    if (check(wrapped) === true) return JSON.stringify(wrapped)
+  }
+  // No property wraps it: the record itself when the schema takes it, else its fields overlaid.
+  if (check(record) === true) return JSON.stringify(record)
+  let out: Record<string, unknown> = { ...base }
+  for (const [name, value] of Object.entries(record)) {
+    if (!Object.hasOwn(properties, name)) continue
+    const tried = { ...out, [name]: value }
+    if (check(tried) === true) out = tried
+  }
+  return JSON.stringify(out)
 }
 
 /** merge-patch (RFC 7396): objects merged member by member, null removes. */
@@ -150,7 +279,6 @@ const list = (input: CollectionInput): SandboxResponse => {
   const rest = matching.filter((r) => r.seq > after)
   const page = fidelity.pagination === 'none' ? matching.slice(0, limit) : rest.slice(0, limit)
   const headers: Record<string, string> = {
-    ...JSON_HEADERS,
     ...(fidelity.totalCountHeader === false
       ? {}
       : { [fidelity.totalCountHeader]: String(matching.length) }),
@@ -162,10 +290,15 @@ const list = (input: CollectionInput): SandboxResponse => {
     params.set('cursor', encodeCursor(last.seq))
     headers.Link = `<${input.base}${shape.path}?${params}>; rel="next"`
   }
+  const records = page.map((r) => r.value)
+  const field = input.operation.listField
   return {
     status: input.operation.success.status,
-    headers,
-    body: JSON.stringify(page.map((r) => r.value)),
+    headers: {
+      ...headers,
+      'Content-Type': input.operation.success.contentType ?? 'application/json',
+    },
+    body: JSON.stringify(field === undefined ? records : { ...input.wrapper, [field]: records }),
   }
 }
 
@@ -182,23 +315,31 @@ export const answerCollection = (input: CollectionInput): SandboxResponse => {
     case 'list':
       return list(input)
     case 'create': {
-      const seq = records.nextSeq
-      if (seq > LIMITS.maxId)
+      let seq = records.nextSeq
+      let id = idFor(shape, seq, input)
+      // A drawn id another record has (a narrow pattern): the next place's.
+      for (let i = 0; records.byId.get(String(id)) !== undefined && i < 16; i += 1) {
+        seq += 1
+        id = idFor(shape, seq, input)
+      }
+      if (seq > LIMITS.maxId || records.byId.get(String(id)) !== undefined)
         throw new ApiError(
           'id_space_exhausted',
           `No id below 2^53 is left in ${shape.path}; reset the sandbox.`,
         )
-      const record = shapeRecord(input, input.body ?? {}, seq)
-      const id = String(own(record, shape.idField))
-      records.byId.set(id, { seq, value: record })
+      const record = shapeRecord(input, input.body ?? {}, seq, id)
+      records.byId.set(String(id), { seq, value: record })
       records.nextSeq = seq + 1
       return withRecord(input, record, {
-        Location: `${input.base}${shape.path}/${encodeURIComponent(id)}`,
+        Location: `${input.base}${shape.path}/${encodeURIComponent(String(id))}`,
       })
     }
     default: {
       const { key, stored } = recordOf(input)
-      if (stored === undefined) throw notFound(shape, key)
+      if (stored === undefined) {
+        if (declaresNotFound(operation)) throw notFound(shape, key)
+        return statelessRecord(input, key)
+      }
       if (operation.role === 'fetch') return withRecord(input, stored.value)
       if (operation.role === 'delete') {
         records.byId.delete(key)
@@ -208,7 +349,12 @@ export const answerCollection = (input: CollectionInput): SandboxResponse => {
         operation.role === 'replace'
           ? (input.body ?? {})
           : (mergePatch(stored.value, input.body ?? {}) as Record<string, unknown>)
-      const record = shapeRecord(input, next, stored.seq)
+      const record = shapeRecord(
+        input,
+        next,
+        stored.seq,
+        stored.value[shape.idField] as string | number,
+      )
       stored.value = record
       return withRecord(input, record)
     }

@@ -5,7 +5,6 @@ import type { CollectionShape } from './compile-openapi-operations.js'
 import {
   type CollectionRecords,
   type CollectionSnapshot,
-  idFor,
   loadCollection,
   type RecordChange,
   type SharedCollections,
@@ -84,9 +83,12 @@ export const answerSharedCollection = async (
     records.nextSeq = await shared.take(session, key, input.seeded.nextSeq)
     const seq = records.nextSeq
     const response = answerCollection({ ...input, records })
-    const id = String(idFor(shape, seq))
-    const stored = records.byId.get(id)
-    if (stored !== undefined) await shared.write(session, key, id, stored)
+    // The created record: the one at the last place taken (a drawn id that repeated one moved on).
+    const created = [...records.byId.values()].find(
+      (r) => r.seq === records.nextSeq - 1 && r.seq >= seq,
+    )
+    if (created !== undefined)
+      await shared.write(session, key, String(created.value[shape.idField]), created)
     return response
   }
   const response = answerCollection({ ...input, records })

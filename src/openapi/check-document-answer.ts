@@ -17,10 +17,14 @@ const HTTP_LAYER_STATUSES = [414, 417, 431, 501, 502, 504]
 /** The most schema errors one violation names. */
 const MAX_FIELDS = 5
 
+/** Whether the document lets the operation answer 404 (`404`, `4XX` or `default`): else an unknown id is answered statelessly (decision 0059). */
+export const declaresNotFound = (operation: CompiledOperation): boolean =>
+  operation.responses.some((r) => r.code === '404' || r.code === '4XX' || r.code === 'default')
+
 /**
  * The statuses the sandbox itself answers an added operation with beyond its
  * first success: 400 for a parameter or body the document refuses, 404
- * `not_found` for a collection's unknown id, 413 for a body past the limit.
+ * `not_found` for a collection's unknown id (where the document declares a 404), 413 for a body past the limit.
  *
  * @example
  * sandboxStatuses(op) // [200, 400, 404]
@@ -28,12 +32,20 @@ const MAX_FIELDS = 5
 export const sandboxStatuses = (op: CompiledOperation): number[] => [
   op.success.status,
   ...(op.parameters.length > 0 || op.body !== undefined || op.role === 'list' ? [400] : []),
-  ...(op.collection !== undefined && op.role !== 'list' && op.role !== 'create' ? [404] : []),
+  ...(op.collection !== undefined &&
+  op.role !== 'list' &&
+  op.role !== 'create' &&
+  declaresNotFound(op)
+    ? [404]
+    : []),
   ...(op.body === undefined ? [] : [413]),
 ]
 
 /** The response the document declares for a status: the exact code, its range (`4XX`), then `default`. */
-const declaredFor = (op: CompiledOperation, status: number): DeclaredResponse | undefined => {
+export const declaredFor = (
+  op: CompiledOperation,
+  status: number,
+): DeclaredResponse | undefined => {
   const exact = String(status)
   const range = `${exact[0]}XX`
   return (

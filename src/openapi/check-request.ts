@@ -6,6 +6,7 @@ import type { SandboxRequest } from '../http/types.js'
 import type { CompiledOperation, CompiledParameter } from './compile-openapi-operations.js'
 import type { JsonSchema } from './openapi-document.js'
 
+const IGNORED_HEADERS = new Set(['accept', 'content-type', 'authorization'])
 const NUMBER = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/
 
 const typeOf = (schema: JsonSchema): unknown =>
@@ -19,10 +20,34 @@ const coerce = (text: string, schema: JsonSchema): unknown => {
   return text
 }
 
-/** ajv's problems in the project's words: one detail per field, `field` as createPet names it. */
+/**
+ * The most details a 400 names, and the most allowed values one detail
+ * lists: a body of 64 KiB against an `enum` of 1,000 values must not make
+ * an answer of hundreds of megabytes (decision 0059, SECURITY.md).
+ */
+export const DETAIL_LIMITS = { maxDetails: 20, maxListedValues: 10, maxMessageChars: 300 } as const
+
+const shorten = (text: string, max: number): string =>
+  text.length <= max ? text : `${text.slice(0, max - 1)}…`
+
+/** An enum's allowed values in a few words: the first ten, then how many more. */
+const allowedList = (values: readonly unknown[]): string => {
+  const shown = values
+    .slice(0, DETAIL_LIMITS.maxListedValues)
+    .map((v) => shorten(JSON.stringify(v) ?? String(v), 40))
+  const more = values.length - shown.length
+  return `${shown.join(', ')}${more > 0 ? ` (and ${more} more)` : ''}`
+}
+
+/**
+ * ajv's problems in the project's words: one detail per field, `field` as
+ * createPet names it; at most DETAIL_LIMITS.maxDetails of them, each message
+ * at most maxMessageChars characters.
+ */
 export const toDetails = (errors: readonly ErrorObject[], prefix = ''): ErrorDetail[] => {
   const details: ErrorDetail[] = []
   for (const error of errors) {
+    if (details.length >= DETAIL_LIMITS.maxDetails) break
     const path = error.instancePath
       .split('/')
       .slice(1)
@@ -39,10 +64,14 @@ export const toDetails = (errors: readonly ErrorObject[], prefix = ''): ErrorDet
       path.push(params.additionalProperty)
       message = 'is not an allowed field'
     } else if (error.keyword === 'enum' && Array.isArray(params.allowedValues))
-      message = `must be one of ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
+      message = `must be one of ${allowedList(params.allowedValues)}`
     // Branches of oneOf/anyOf are summed up by their own keyword's message.
     if (error.keyword === 'if') continue
-    const field = [prefix, ...path].filter((p) => p !== '').join('.') || '(body)'
+    const field = shorten(
+      [prefix, ...path].filter((p) => p !== '').join('.') || '(body)',
+      DETAIL_LIMITS.maxMessageChars,
+    )
+    message = shorten(message, DETAIL_LIMITS.maxMessageChars)
     if (!details.some((d) => d.field === field && d.message === message))
       details.push({ field, message })
   }
@@ -118,6 +147,8 @@ export const checkParameters = (
   const values: [string, unknown][] = []
   const details: ErrorDetail[] = []
   for (const parameter of operation.parameters) {
+    // OpenAPI: a header parameter named Accept, Content-Type or Authorization is ignored.
+    if (parameter.in === 'header' && IGNORED_HEADERS.has(parameter.name.toLowerCase())) continue
     const read = readValue(parameter, input)
     if (!read.given) {
       if (parameter.required) details.push({ field: parameter.name, message: 'is required' })
@@ -128,6 +159,7 @@ export const checkParameters = (
     else
       for (const d of toDetails(result)) details.push({ field: parameter.name, message: d.message })
   }
+  if (details.length > DETAIL_LIMITS.maxDetails) details.length = DETAIL_LIMITS.maxDetails
   if (details.length > 0) {
     const names = [...new Set(details.map((d) => `"${d.field}"`))].join(', ')
     throw new ApiError(
@@ -139,19 +171,21 @@ export const checkParameters = (
   return Object.fromEntries(values)
 }
 
-// readJson's checks (size, Content-Type, UTF-8 JSON, an object) with the document's schema after.
-const ANY_OBJECT = {
-  safeParse: (value: unknown) => ({
-    success: true as const,
-    data: value as Record<string, unknown>,
-  }),
+// readJson's checks (size, Content-Type, UTF-8 JSON) with the document's schema after.
+const ANY_VALUE = {
+  safeParse: (value: unknown) => ({ success: true as const, data: value }),
 }
+
+const COLLECTION_WRITES = new Set(['create', 'replace', 'update'])
 
 /**
  * The JSON request body, checked as createPet checks its own: 413, 400
  * `invalid_content_type`, `malformed_json`, then `validation_failed` with a
- * detail per field that breaks the document's schema. Undefined for an
- * operation without a JSON body, or an empty optional one.
+ * detail per field that breaks the document's schema. Any JSON value the
+ * schema allows passes (a batch as an array, a JSON Patch); a collection's
+ * create, replace or update reads an object's fields (any other value gives
+ * none). Answers the body
+ * of a collection's write; undefined otherwise, or for an empty optional one.
  *
  * @example
  * const body = checkBody(operation, request, { maxBodyBytes: 65_536 })
@@ -164,13 +198,21 @@ export const checkBody = (
   const body = operation.body
   if (body === undefined) return undefined
   if (!body.required && (request.body === null || request.body.byteLength === 0)) return undefined
-  const value = readJson(request, ANY_OBJECT, { maxBodyBytes: options.maxBodyBytes })
+  const value = readJson(request, ANY_VALUE, { maxBodyBytes: options.maxBodyBytes, anyJson: true })
   const result = body.check(value)
-  if (result === true) return value
+  if (result === true) {
+    if (!COLLECTION_WRITES.has(operation.role)) return undefined
+    // A body the document allows that is not an object gives the record no fields of its own.
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {}
+  }
   const details = toDetails(result)
+  const cut =
+    details.length === DETAIL_LIMITS.maxDetails ? ` (the first ${details.length} problems)` : ''
   throw new ApiError(
     'validation_failed',
-    `The request body is invalid: ${details.map((d) => (d.field === '(body)' ? d.message : `${d.field} ${d.message}`)).join('; ')}.`,
+    `The request body is invalid${cut}: ${details.map((d) => (d.field === '(body)' ? d.message : `${d.field} ${d.message}`)).join('; ')}.`,
     { details },
   )
 }

@@ -20,14 +20,34 @@ export interface CompiledParameter {
   check: SchemaCheck
 }
 
-/** The first success response of an operation: what the sandbox answers. */
+/** A header the success response declares (required ones, and `Location`). */
+export interface SuccessHeader {
+  name: string
+  schema: JsonSchema
+  example: { value: unknown } | undefined
+}
+
+/** The document's own success response of an operation: what the sandbox answers. */
 export interface SuccessResponse {
+  /** The lowest declared 2xx, else the lowest 3xx, else 200 for `2XX`/`default`, else the lowest declared. */
   status: number
   /** The JSON schema of its body; undefined for a response without a JSON body (204). */
   schema: JsonSchema | undefined
   check: SchemaCheck | undefined
   /** The document's example for it, when given. */
   example: { value: unknown } | undefined
+  /**
+   * The Content-Type the sandbox answers with: the JSON media type the
+   * document declares, `application/json` for a JSON schema under any media
+   * range, else the first declared one (a `text` range as `text/plain`, an
+   * `image` range as `image/png`); undefined when the response declares no
+   * content.
+   */
+  contentType: string | undefined
+  /** The schema of a body that is not JSON (`text/plain` with `type: string`), when declared. */
+  otherSchema: JsonSchema | undefined
+  /** Headers the response declares as required, and `Location`. */
+  headers: SuccessHeader[]
 }
 
 /** What a stateful collection (`/things` and `/things/{id}`) keeps and how its records look. */
@@ -43,9 +63,13 @@ export interface CollectionShape {
   idFormat: string | undefined
   /** The schema of one record, and its check. */
   item: JsonSchema
+  /** The schema of the id property (its pattern, format and lengths: ids are made valid by it). */
+  idSchema: JsonSchema
   /** The record's properties (those of `allOf` parts merged). */
   properties: Record<string, JsonSchema>
   check: SchemaCheck
+  /** The list's own item schema when it is not the record's (a summary requiring other fields), and its check. */
+  listItem: { schema: JsonSchema; check: SchemaCheck } | undefined
 }
 
 /** One response the document declares for an operation (`200`, `4XX`, `default`), its JSON schema compiled. */
@@ -73,6 +97,11 @@ export interface CompiledOperation {
   responses: DeclaredResponse[]
   role: OperationRole
   collection: CollectionShape | undefined
+  /**
+   * For a list whose answer wraps the records in an object (`{ data: [...],
+   * has_more }`): the property that holds them. Undefined for a bare array.
+   */
+  listField: string | undefined
 }
 
 /** The contract's own operations: a document may not redefine them. */
@@ -123,6 +152,38 @@ const jsonContent = (
   return Object.entries(content).find(([t]) => /^application\/(.+\+)?json\s*(;|$)/i.test(t))?.[1]
 }
 
+/** The declared JSON media type's name, as the answer's Content-Type. */
+const jsonTypeOf = (content: Record<string, OpenApiMediaType> | undefined): string =>
+  Object.keys(content ?? {}).find((t) => /^application\/(.+\+)?json\s*(;|$)/i.test(t)) ??
+  'application/json'
+
+/** The Content-Type that answers a declared media type: a range made concrete. */
+const answerType = (declared: string): string => {
+  const type = declared.split(';')[0]?.trim().toLowerCase() ?? ''
+  if (type === '*/*' || type === 'application/*') return 'application/octet-stream'
+  if (type === 'text/*') return 'text/plain'
+  if (type === 'image/*') return 'image/png'
+  return declared
+}
+
+/**
+ * The status an operation answers on success, from the document's keys
+ * (decision 0059): the lowest 2xx, else `2XX`, else the lowest 3xx (a
+ * redirect-only operation), else `default`, else the lowest declared; 200
+ * only when the document declares nothing.
+ */
+const successCode = (codes: string[]): string => {
+  const sorted = [...codes].sort()
+  return (
+    sorted.find((c) => /^2\d\d$/.test(c)) ??
+    sorted.find((c) => /^2xx$/i.test(c)) ??
+    sorted.find((c) => /^3\d\d$/.test(c)) ??
+    sorted.find((c) => c === 'default') ??
+    sorted.find((c) => /^[1-5]\d\d$/.test(c)) ??
+    '200'
+  )
+}
+
 const exampleOf = (media: OpenApiMediaType | undefined): { value: unknown } | undefined => {
   if (media === undefined) return undefined
   if (media.example !== undefined) return { value: media.example }
@@ -148,6 +209,8 @@ export interface CompileOptions {
   basePath: string
   /** Collects what compiling noticed (unknown formats, patterns left unchecked). */
   notices?: SchemaNotices | undefined
+  /** The document's schema compiler, when the caller shares it (one ajv per document); else made here. */
+  compile?: ReturnType<typeof createSchemaCompiler> | undefined
 }
 
 /**
@@ -183,7 +246,7 @@ export const compileOpenApiOperations = (
   options: CompileOptions,
 ): CompiledOperation[] => {
   const dialect = document.openapi.startsWith('3.1') ? '3.1' : '3.0'
-  const schemaCompiler = createSchemaCompiler(dialect, options.notices)
+  const schemaCompiler = options.compile ?? createSchemaCompiler(dialect, options.notices)
   if (options.notices !== undefined) schemaCompiler.notice(document.paths ?? {})
   const compile = schemaCompiler
   const serversEndInBase = serversEndIn(document, options.basePath)
@@ -272,18 +335,45 @@ export const compileOpenApiOperations = (
 
   const successOf = (operation: OpenApiOperation): SuccessResponse => {
     const responses = operation.responses ?? {}
-    const code = Object.keys(responses)
-      .filter((c) => /^2\d\d$/.test(c))
-      .sort()[0]
-    const response =
-      code !== undefined && Object.hasOwn(responses, code) ? responses[code] : undefined
-    const media = jsonContent(response?.content)
+    const code = successCode(Object.keys(responses))
+    const response = Object.hasOwn(responses, code) ? responses[code] : undefined
+    const status = /^[1-5]\d\d$/.test(code) ? Number(code) : 200
+    const content = response?.content
+    const json = jsonContent(content)
+    const anyType =
+      json === undefined && content !== undefined
+        ? Object.entries(content).find(([t]) => /^(\*\/\*|application\/\*)\s*(;|$)/.test(t))
+        : undefined
+    const media = json ?? (anyType?.[1].schema === undefined ? undefined : anyType[1])
     const schema = media?.schema
+    const [firstType, firstMedia] = content === undefined ? [] : (Object.entries(content)[0] ?? [])
+    const headers = Object.entries(response?.headers ?? {})
+      .filter(([name, h]) => h?.required === true || name.toLowerCase() === 'location')
+      .map(([name, h]) => ({
+        name,
+        schema: h.schema ?? { type: 'string' },
+        example:
+          h.example !== undefined
+            ? { value: h.example }
+            : h.schema?.example !== undefined
+              ? { value: h.schema.example }
+              : undefined,
+      }))
     return {
-      status: code === undefined ? 200 : Number(code),
+      status,
       schema,
       check: schema === undefined ? undefined : compile(schema),
-      example: exampleOf(media),
+      example: exampleOf(media ?? firstMedia),
+      contentType:
+        media !== undefined
+          ? json !== undefined
+            ? jsonTypeOf(content)
+            : 'application/json'
+          : firstType === undefined
+            ? undefined
+            : answerType(firstType),
+      otherSchema: media === undefined ? firstMedia?.schema : undefined,
+      headers,
     }
   }
 
@@ -329,51 +419,32 @@ export const compileOpenApiOperations = (
     const idSchema = (Object.hasOwn(properties, idField) ? properties[idField] : undefined) ?? {}
     const idType = idSchema.type === 'integer' || idSchema.type === 'number' ? 'integer' : 'string'
     const idFormat = typeof idSchema.format === 'string' ? idSchema.format : undefined
+    const lister = onBase.find((f) => f.method === 'GET')
+    const listed =
+      lister === undefined ? undefined : listingOf(successOf(lister.operation).schema, idField)
+    const listItem =
+      listed === undefined || listed.items === item || sameJson(listed.items, item)
+        ? undefined
+        : { schema: listed.items, check: compile(listed.items) }
     const collection: CollectionShape = {
       path: onBase[0]?.path ?? base,
       idParam: names[0] ?? '',
       idField,
       idType,
       idFormat,
+      idSchema,
       item,
       properties,
       check: compile(item),
+      listItem,
     }
     collections.set(shapeOf(base), collection)
-  }
-
-  const roleOf = (
-    method: CompiledOperation['method'],
-    path: string,
-  ): { role: OperationRole; collection?: CollectionShape } => {
-    const own = collections.get(shapeOf(path))
-    if (own !== undefined) {
-      if (method === 'POST') return { role: 'create', collection: own }
-      if (method === 'GET') return { role: 'list', collection: own }
-      return { role: 'static' }
-    }
-    const item = /^(.+)\/\{([^{}/]+)\}$/.exec(path)
-    const collection = item === null ? undefined : collections.get(shapeOf(item[1] ?? ''))
-    if (collection === undefined || item === null) return { role: 'static' }
-    const role = (
-      { GET: 'fetch', PUT: 'replace', PATCH: 'update', DELETE: 'delete', POST: 'static' } as const
-    )[method]
-    // The same collection, read through this template's own parameter name.
-    const idParam = item[2] ?? collection.idParam
-    return role === 'static'
-      ? { role }
-      : {
-          role,
-          collection: idParam === collection.idParam ? collection : { ...collection, idParam },
-        }
   }
 
   return found.map(({ method, path, operation, parameters }) => {
     const media = jsonContent(operation.requestBody?.content)
     const success = successOf(operation)
-    let { role, collection } = roleOf(method, path)
-    // A list is stateful only when its answer is an array of records.
-    if (role === 'list' && success.schema?.type !== 'array') role = 'static'
+    const { role, collection, listField } = roleOf(method, path, success, collections)
     return {
       id: typeof operation.operationId === 'string' ? operation.operationId : `${method} ${path}`,
       method,
@@ -391,6 +462,96 @@ export const compileOpenApiOperations = (
       responses: declaredOf(operation),
       role,
       collection: role === 'static' ? undefined : collection,
+      listField,
     }
   })
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => {
+  try {
+    return JSON.stringify(a) === JSON.stringify(b)
+  } catch {
+    return false // a cyclic schema: compared by identity only
+  }
+}
+
+const isArraySchema = (schema: JsonSchema | undefined): schema is JsonSchema =>
+  schema !== undefined &&
+  (schema.type === 'array' ||
+    (Array.isArray(schema.type) && schema.type.includes('array')) ||
+    (schema.type === undefined && typeof schema.items === 'object' && schema.items !== null))
+
+const itemsOf = (schema: JsonSchema): JsonSchema =>
+  typeof schema.items === 'object' && schema.items !== null && !Array.isArray(schema.items)
+    ? (schema.items as JsonSchema)
+    : {}
+
+/**
+ * How a list's answer holds the records: a bare array, or an object with the
+ * array in one property (`data`, `items`, `members`): the one whose items
+ * carry the id field, else the only array. Undefined for any other answer.
+ */
+const listingOf = (
+  schema: JsonSchema | undefined,
+  idField: string,
+): { field: string | undefined; items: JsonSchema } | undefined => {
+  if (schema === undefined) return undefined
+  // A bare array lists records only when its items carry the id (not a list of names).
+  if (isArraySchema(schema))
+    return Object.hasOwn(propertiesOf(itemsOf(schema)), idField)
+      ? { field: undefined, items: itemsOf(schema) }
+      : undefined
+  const arrays = Object.entries(propertiesOf(schema)).filter(([, sub]) => isArraySchema(sub))
+  const withId = arrays.find(([, sub]) => Object.hasOwn(propertiesOf(itemsOf(sub)), idField))
+  const chosen = withId ?? (arrays.length === 1 ? arrays[0] : undefined)
+  return chosen === undefined ? undefined : { field: chosen[0], items: itemsOf(chosen[1]) }
+}
+
+/**
+ * The role of an operation (decision 0059): on a collection's path, GET
+ * lists when its answer holds the records (an array, or an object wrapping
+ * one) and POST creates when the document says it does (201, or its answer
+ * is the record); on the item path, GET, PUT, PATCH and DELETE act on one
+ * record. Anything else (a batch fetch or a ping declared with POST) is
+ * static: answered from its schema and examples, the records left alone.
+ */
+const roleOf = (
+  method: CompiledOperation['method'],
+  path: string,
+  success: SuccessResponse,
+  collections: ReadonlyMap<string, CollectionShape>,
+): { role: OperationRole; collection?: CollectionShape; listField?: string | undefined } => {
+  // Collections are keyed by their path's shape (`/things/{}`): item paths that name their
+  // parameter differently are one collection (decision 0058).
+  const own = collections.get(shapeOf(path))
+  if (own !== undefined) {
+    if (method === 'POST') {
+      const answersRecord =
+        success.schema !== undefined &&
+        (success.schema === own.item || sameJson(success.schema, own.item))
+      return success.status === 201 || answersRecord
+        ? { role: 'create', collection: own }
+        : { role: 'static' }
+    }
+    if (method === 'GET') {
+      const listed = listingOf(success.schema, own.idField)
+      return listed === undefined
+        ? { role: 'static' }
+        : { role: 'list', collection: own, listField: listed.field }
+    }
+    return { role: 'static' }
+  }
+  const item = /^(.+)\/\{([^{}/]+)\}$/.exec(path)
+  const collection = item === null ? undefined : collections.get(shapeOf(item[1] ?? ''))
+  if (collection === undefined || item === null) return { role: 'static' }
+  const role = (
+    { GET: 'fetch', PUT: 'replace', PATCH: 'update', DELETE: 'delete', POST: 'static' } as const
+  )[method]
+  if (role === 'static') return { role }
+  // The same collection, read through this template's own parameter name.
+  const idParam = item[2] ?? collection.idParam
+  return {
+    role,
+    collection: idParam === collection.idParam ? collection : { ...collection, idParam },
+  }
 }

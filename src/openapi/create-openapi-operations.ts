@@ -1,4 +1,6 @@
+import type { SimpleFaker as Faker } from '@faker-js/faker'
 import { SeedFaker } from '../db/seed-faker.js'
+import { ApiError } from '../http/api-error.js'
 import type { UrlFields } from '../http/request-url.js'
 import type { SandboxRequest, SandboxResponse } from '../http/types.js'
 import type { SandboxSettings } from '../operations/operation.js'
@@ -8,6 +10,7 @@ import { answerSharedCollection } from './answer-shared-collection.js'
 import {
   checkDocumentAnswer,
   type DocumentAnswer,
+  declaredFor,
   sandboxStatuses,
 } from './check-document-answer.js'
 import { checkBody, checkParameters } from './check-request.js'
@@ -16,10 +19,15 @@ import {
   type CompiledOperation,
   compileOpenApiOperations,
 } from './compile-openapi-operations.js'
-import { MAX_PATTERN_PROGRAM, type SchemaNotices } from './compile-schemas.js'
-import { generateFromSchema } from './generate-from-schema.js'
+import {
+  createSchemaCompiler,
+  MAX_PATTERN_PROGRAM,
+  type SchemaCheck,
+  type SchemaNotices,
+} from './compile-schemas.js'
+import { generateFromSchema, generateValid } from './generate-from-schema.js'
 import { loadOpenApiDocument } from './load-openapi-document.js'
-import type { OpenApiDocument, OpenApiSource } from './openapi-document.js'
+import type { JsonSchema, OpenApiDocument, OpenApiSource } from './openapi-document.js'
 import {
   type CollectionSnapshot,
   collectionKey,
@@ -51,7 +59,8 @@ export interface OpenApiOperations {
   readonly operations: readonly CompiledOperation[]
   /**
    * What the sandbox does not check of the document, one line each (unknown
-   * formats, patterns RE2 cannot run): the CLI prints them at start unless quiet.
+   * formats, patterns RE2 cannot run, paths no request reaches): the CLI
+   * prints them at start unless quiet.
    */
   readonly notices: readonly string[]
   /** The collections by their key in a store (`collectionKey`: path and fingerprint). */
@@ -76,6 +85,12 @@ export interface OpenApiOperations {
   snapshot(session: string): Record<string, CollectionSnapshot> | undefined
   /** Loads a session's collections from plain JSON (a data file). */
   load(session: string, snapshot: Readonly<Record<string, CollectionSnapshot>>): void
+  /**
+   * One-line notes about the document for the person who started the
+   * sandbox (examples that break their own schema and are not served); the
+   * CLI prints them unless `--quiet`.
+   */
+  readonly notes: readonly string[]
   /** Sessions whose records were changed since their seed (what a data file keeps). */
   changed(): string[]
   /**
@@ -98,6 +113,73 @@ export interface CreateOpenApiOptions {
 
 const WRITES = new Set(['create', 'replace', 'update', 'delete'])
 
+/** The headers the success response declares as required, and `Location`: the example, else drawn from the schema (a URL under the base path for a Location without one). */
+const successHeaders = (
+  op: CompiledOperation,
+  faker: Faker,
+  basePath: string,
+): Record<string, string> => {
+  const out: Record<string, string> = {}
+  for (const header of op.success.headers) {
+    const given = header.example?.value
+    const value =
+      given !== undefined && typeof given !== 'object'
+        ? given
+        : header.name.toLowerCase() === 'location' &&
+            header.schema.pattern === undefined &&
+            header.schema.format === undefined
+          ? `${basePath}${op.path.replace(/\{[^}]*\}/g, '1')}`
+          : generateFromSchema(faker, header.schema, { name: header.name, examples: false })
+    out[header.name] = typeof value === 'string' ? value : JSON.stringify(value)
+  }
+  return out
+}
+
+/** A small HTML page around a text. */
+const HTML = (text: string): string =>
+  `<!doctype html>\n<html><head><title>${text}</title></head><body><p>${text}</p></body></html>\n`
+
+/**
+ * The answer of a success whose body is not JSON (decision 0059): the
+ * declared Content-Type and a body valid for it: the example when it is
+ * text; for `text/*` text drawn from the declared string schema (an HTML
+ * page for `text/html`); a minimal XML document for XML; no body for a
+ * binary type (an image), which the sandbox does not draw.
+ */
+const otherAnswer = (
+  op: CompiledOperation,
+  faker: Faker,
+  headers: Record<string, string>,
+  compile: (schema: JsonSchema) => SchemaCheck,
+): SandboxResponse => {
+  const { status, contentType, example, otherSchema } = op.success
+  if (contentType === undefined) return { status, headers, body: null }
+  const type = contentType.split(';')[0]?.trim().toLowerCase() ?? ''
+  const withType = { 'Content-Type': contentType, ...headers }
+  const text = (): string => {
+    if (
+      otherSchema !== undefined &&
+      (otherSchema.type === 'string' || otherSchema.type === undefined)
+    ) {
+      const { value, valid } = generateValid(faker, otherSchema, compile(otherSchema))
+      if (valid && typeof value === 'string') return value
+    }
+    return generateFromSchema(faker, { type: 'string' }, { name: 'description' }) as string
+  }
+  if (typeof example?.value === 'string') return { status, headers: withType, body: example.value }
+  if (type === 'text/html') return { status, headers: withType, body: HTML(text()) }
+  if (type.startsWith('text/')) return { status, headers: withType, body: text() }
+  if (type.endsWith('/xml') || type.endsWith('+xml'))
+    return {
+      status,
+      headers: withType,
+      body: `<?xml version="1.0" encoding="UTF-8"?>\n<result>${text()}</result>\n`,
+    }
+  if (example !== undefined && /json/.test(type))
+    return { status, headers: withType, body: JSON.stringify(example.value) }
+  return { status, headers: withType, body: null }
+}
+
 /**
  * Loads the document and compiles its operations once; seeds every
  * collection once per seed (sessions get copies); answers requests: the
@@ -118,9 +200,11 @@ export const createOpenApiOperations = async (
     uncheckedPatterns: new Set(),
     unreachablePaths: new Set(),
   }
+  const compile = createSchemaCompiler(document.openapi.startsWith('3.1') ? '3.1' : '3.0', found)
   const operations = compileOpenApiOperations(document, {
     basePath: options.basePath,
     notices: found,
+    compile,
   })
   // The seed's own faker class (no locale: none joins any bundle), an instance of our own.
   const faker = new SeedFaker()
@@ -141,26 +225,73 @@ export const createOpenApiOperations = async (
     [...shapes].map(([path, shape]) => [path, collectionKey(shape, options.seed)]),
   )
 
-  // Any other operation answers the same body every time: made once, on its first request
-  // (GitHub's document has 900 of them), from its own seed, so the same in every process.
-  const fixed = new Map<CompiledOperation, string | null>()
-  const fixedAnswer = (op: CompiledOperation): string | null => {
-    const known = fixed.get(op)
-    if (known !== undefined) return known
-    const { schema, check, example } = op.success
-    let text: string | null
-    if (schema === undefined || check === undefined)
-      text = example === undefined ? null : JSON.stringify(example.value)
-    // The document's example when it is valid against its own schema; else generated.
-    else if (example !== undefined && check(example.value) === true)
-      text = JSON.stringify(example.value)
-    else {
-      faker.seed(seedFor(options.seed, op.id))
-      text = JSON.stringify(generateFromSchema(faker, schema))
+  // Examples of the document that break their own schema: never served (decision 0059).
+  const invalidExamples: string[] = []
+  // Any other operation answers the same body every time; the success bodies of a collection's
+  // operations whose schema is not the record's, and a wrapped list's other fields (`has_more`,
+  // `object`), likewise: each made once, on the operation's first request (GitHub's document has
+  // 900 such operations; compiling their schemas at start took 9 s, decision 0058), from the
+  // operation's own seed, so the same in every process whatever the order of requests.
+  const fixed = new Map<CompiledOperation, SandboxResponse>()
+  const declaredBodies = new Map<CompiledOperation, string>()
+  const wrappers = new Map<CompiledOperation, Record<string, unknown>>()
+  const prepared = new Set<CompiledOperation>()
+  const prepare = (op: CompiledOperation): void => {
+    if (prepared.has(op)) return
+    prepared.add(op)
+    faker.seed(seedFor(options.seed, op.id))
+    if (op.role === 'list' && op.listField !== undefined && op.success.schema !== undefined) {
+      const { value } = generateValid(faker, op.success.schema, compile(op.success.schema), {
+        compile,
+      })
+      const wrapper =
+        typeof value === 'object' && value !== null && !Array.isArray(value) ? value : {}
+      wrappers.set(op, wrapper as Record<string, unknown>)
+      return
     }
-    fixed.set(op, text)
-    return text
+    if (op.role !== 'static') {
+      const { schema, check } = op.success
+      // A success that is not the record (a DELETE answering a string): its own body, made once.
+      if (
+        op.role !== 'list' &&
+        schema !== undefined &&
+        check !== undefined &&
+        schema !== op.collection?.item
+      )
+        declaredBodies.set(
+          op,
+          JSON.stringify(generateValid(faker, schema, check, { compile }).value),
+        )
+      return
+    }
+    const { schema, check, example } = op.success
+    const headers = successHeaders(op, faker, options.basePath)
+    if (schema === undefined || check === undefined) {
+      fixed.set(op, otherAnswer(op, faker, headers, compile))
+      return
+    }
+    // The document's example when it is valid against its own schema; else generated.
+    let text: string
+    if (example !== undefined && check(example.value) === true) text = JSON.stringify(example.value)
+    else {
+      if (example !== undefined) invalidExamples.push(`${op.id} ${op.success.status}`)
+      text = JSON.stringify(generateValid(faker, schema, check, { compile }).value)
+    }
+    fixed.set(op, {
+      status: op.success.status,
+      headers: { 'Content-Type': op.success.contentType ?? 'application/json', ...headers },
+      body: text,
+    })
   }
+  // A document of up to EAGER_OPERATIONS operations is prepared at start, so the CLI can name
+  // its invalid examples before the first request; a bigger one on first use (decision 0058).
+  if (operations.length <= EAGER_OPERATIONS) for (const op of operations) prepare(op)
+  const notes =
+    invalidExamples.length === 0
+      ? []
+      : [
+          `The OpenAPI document has ${invalidExamples.length} example${invalidExamples.length === 1 ? '' : 's'} that ${invalidExamples.length === 1 ? 'is' : 'are'} not valid by ${invalidExamples.length === 1 ? 'its' : 'their'} own schema (${invalidExamples.slice(0, 3).join(', ')}${invalidExamples.length > 3 ? ', …' : ''}): answered with generated values instead. Fix the examples to see them served.`,
+        ]
 
   const sessions = new Map<string, OpenApiRecords>()
   const changed = new Set<string>()
@@ -177,60 +308,32 @@ export const createOpenApiOperations = async (
     return held
   }
 
-  const api: OpenApiOperations = {
-    document,
-    operations,
-    notices: describeNotices(found),
-    collections: new Map([...shapes].map(([path, shape]) => [keys.get(path) ?? path, shape])),
-    onChange: undefined,
-    records,
-    checkAnswer: checkDocumentAnswer,
-    sandboxStatuses,
-    answer(op, ctx) {
-      const values = checkParameters(op, {
-        query: ctx.url.searchParams,
-        params: ctx.params,
-        request: ctx.request,
-      })
-      const body = checkBody(op, ctx.request, { maxBodyBytes: ctx.settings.fidelity.maxBodyBytes })
-      if (op.collection === undefined) {
-        const text = fixedAnswer(op)
-        return text === null
-          ? { status: op.success.status, headers: {}, body: null }
-          : {
-              status: op.success.status,
-              headers: { 'Content-Type': 'application/json' },
-              body: text,
-            }
-      }
-      const { shared } = options
-      if (shared !== undefined) {
-        const seededRecords = seeded.get(op.collection.path)
-        if (seededRecords === undefined)
-          throw new Error(`Failed to find the collection ${op.collection.path}.`)
-        return answerSharedCollection({
-          operation: op,
-          shape: op.collection,
-          values,
-          body,
-          query: ctx.url.searchParams,
-          base: `${ctx.url.origin}${ctx.settings.basePath}`,
-          fidelity: ctx.settings.fidelity,
-          faker,
-          seed: options.seed,
-          shared,
-          session: ctx.session,
-          key: keys.get(op.collection.path) ?? collectionKey(op.collection, options.seed),
-          seeded: seededRecords,
-        })
-      }
-      const collection = records(ctx.session).get(op.collection.path)
-      if (collection === undefined)
+  /** One request of one operation, as the contract's errors (ApiError) when refused. */
+  const answerOf = (
+    op: CompiledOperation,
+    ctx: OpenApiRequestContext,
+  ): SandboxResponse | Promise<SandboxResponse> => {
+    const values = checkParameters(op, {
+      query: ctx.url.searchParams,
+      params: ctx.params,
+      request: ctx.request,
+    })
+    const body = checkBody(op, ctx.request, { maxBodyBytes: ctx.settings.fidelity.maxBodyBytes })
+    prepare(op)
+    if (op.collection === undefined) {
+      const answer = fixed.get(op)
+      return answer === undefined
+        ? { status: op.success.status, headers: {}, body: null }
+        : { ...answer, headers: { ...answer.headers } }
+    }
+    const { shared } = options
+    if (shared !== undefined) {
+      const seededRecords = seeded.get(op.collection.path)
+      if (seededRecords === undefined)
         throw new Error(`Failed to find the collection ${op.collection.path}.`)
-      const response = answerCollection({
+      return answerSharedCollection({
         operation: op,
         shape: op.collection,
-        records: collection,
         values,
         body,
         query: ctx.url.searchParams,
@@ -238,13 +341,108 @@ export const createOpenApiOperations = async (
         fidelity: ctx.settings.fidelity,
         faker,
         seed: options.seed,
+        wrapper: wrappers.get(op),
+        declaredBody: declaredBodies.get(op),
+        shared,
+        session: ctx.session,
+        key: keys.get(op.collection.path) ?? collectionKey(op.collection, options.seed),
+        seeded: seededRecords,
       })
-      if (WRITES.has(op.role)) {
-        changed.add(ctx.session)
-        const pending = api.onChange?.(ctx.session)
-        if (pending !== undefined) return pending.then(() => response)
+    }
+    const collection = records(ctx.session).get(op.collection.path)
+    if (collection === undefined)
+      throw new Error(`Failed to find the collection ${op.collection.path}.`)
+    const response = answerCollection({
+      operation: op,
+      shape: op.collection,
+      records: collection,
+      values,
+      body,
+      query: ctx.url.searchParams,
+      base: `${ctx.url.origin}${ctx.settings.basePath}`,
+      fidelity: ctx.settings.fidelity,
+      faker,
+      seed: options.seed,
+      wrapper: wrappers.get(op),
+      declaredBody: declaredBodies.get(op),
+    })
+    if (WRITES.has(op.role)) {
+      changed.add(ctx.session)
+      const pending = api.onChange?.(ctx.session)
+      if (pending !== undefined) return pending.then(() => response)
+    }
+    return response
+  }
+
+  // Error bodies in the document's own shape, made once per operation and status.
+  const errorBases = new Map<string, unknown>()
+  /**
+   * An error the sandbox answers (400, 404) where the document declares that
+   * status with a schema the contract's Error body breaks (GitHub's
+   * `{ message, documentation_url }`, Netlify's integer `code`): a body
+   * generated from the document's schema, the error's message, code, status
+   * and details put where the schema takes them (decision 0059). Undefined
+   * when the Error body already fits, or no schema is declared.
+   */
+  const errorInDocumentShape = (
+    op: CompiledOperation,
+    error: unknown,
+  ): SandboxResponse | undefined => {
+    if (!(error instanceof ApiError)) return undefined
+    const response = error.toResponse()
+    const declared = declaredFor(op, response.status)
+    if (declared?.schema === undefined || declared.check === undefined) return undefined
+    const contractBody = JSON.parse(response.body ?? 'null') as Record<string, unknown>
+    if (declared.check(contractBody) === true) return undefined
+    const key = `${op.id} ${response.status}`
+    if (!errorBases.has(key)) {
+      faker.seed(seedFor(options.seed, key))
+      errorBases.set(key, generateValid(faker, declared.schema, declared.check, { compile }).value)
+    }
+    let body = structuredClone(errorBases.get(key))
+    if (typeof body === 'object' && body !== null && !Array.isArray(body)) {
+      for (const [name, value] of [
+        ['message', contractBody.message],
+        ['code', contractBody.code],
+        ['error', contractBody.message],
+        ['status', contractBody.status],
+        ['details', contractBody.details],
+      ] as const) {
+        if (value === undefined || !Object.hasOwn(body as object, name)) continue
+        const tried = { ...(body as Record<string, unknown>), [name]: value }
+        if (declared.check(tried) === true) body = tried
       }
-      return response
+    }
+    return {
+      status: response.status,
+      headers: { ...response.headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    }
+  }
+
+  const api: OpenApiOperations = {
+    document,
+    operations,
+    notices: describeNotices(found),
+    collections: new Map([...shapes].map(([path, shape]) => [keys.get(path) ?? path, shape])),
+    onChange: undefined,
+    notes,
+    records,
+    checkAnswer: checkDocumentAnswer,
+    sandboxStatuses,
+    answer(op, ctx) {
+      try {
+        const response = answerOf(op, ctx)
+        return response instanceof Promise
+          ? response.catch(
+              (error: unknown) => errorInDocumentShape(op, error) ?? Promise.reject(error),
+            )
+          : response
+      } catch (error) {
+        const shaped = errorInDocumentShape(op, error)
+        if (shaped === undefined) throw error
+        return shaped
+      }
     },
     forget(session) {
       sessions.delete(session)
@@ -267,6 +465,9 @@ export const createOpenApiOperations = async (
   }
   return api
 }
+
+/** Documents of up to this many operations have their answers made at start (see `prepare`). */
+const EAGER_OPERATIONS = 300
 
 /** A list of at most five quoted items, then how many more. */
 const some = (items: Iterable<string>): string => {

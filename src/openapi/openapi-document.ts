@@ -18,9 +18,16 @@ export interface OpenApiMediaType {
   examples?: Record<string, { value?: unknown }>
 }
 
+export interface OpenApiHeader {
+  required?: boolean
+  schema?: JsonSchema
+  example?: unknown
+}
+
 export interface OpenApiResponse {
   description?: string
   content?: Record<string, OpenApiMediaType>
+  headers?: Record<string, OpenApiHeader>
 }
 
 export interface OpenApiOperation {

@@ -1,6 +1,8 @@
 import type { SimpleFaker as Faker } from '@faker-js/faker'
 import type { CollectionShape } from './compile-openapi-operations.js'
-import { generateFromSchema } from './generate-from-schema.js'
+import type { SchemaCheck } from './compile-schemas.js'
+import { generateFromSchema, mergeAllOf } from './generate-from-schema.js'
+import type { JsonSchema } from './openapi-document.js'
 
 /** A record of a collection and its place in it (ascending: the order of listing and cursors). */
 export interface StoredRecord {
@@ -24,13 +26,60 @@ export interface CollectionSnapshot {
   records: Record<string, unknown>[]
 }
 
-/** The id of the record at a sequence number, typed as the schema says. */
-export const idFor = (shape: CollectionShape, seq: number): number | string => {
-  if (shape.idType === 'integer') return seq
+/** Whether a string id schema takes the sequence number as text ("1", "2"): no pattern, format, enum or lengths that refuse it. */
+const takesDigits = (schema: JsonSchema): boolean =>
+  schema.pattern === undefined &&
+  schema.enum === undefined &&
+  schema.const === undefined &&
+  (schema.format === undefined || schema.format === 'int64' || schema.format === 'int32') &&
+  (typeof schema.minLength !== 'number' || schema.minLength <= 1)
+
+/**
+ * The id of the record at a sequence number, valid by the id's schema
+ * (decision 0059): an integer is the number (from the schema's `minimum`
+ * on); a `uuid` is `00000000-0000-4000-8000-<12 hex digits>` (ordered); a
+ * plain string is the number as text; any other string (a pattern such as
+ * 1Password's 26 lowercase characters, a length, a format) is drawn from
+ * the id's schema under a seed of the collection and the number, so the
+ * same record has the same id in every list, fetch and instance.
+ */
+export const idFor = (
+  shape: CollectionShape,
+  seq: number,
+  draw: { faker: Faker; seed: number },
+): number | string => {
+  const schema = shape.idSchema
+  if (shape.idType === 'integer') {
+    const minimum = typeof schema.minimum === 'number' ? Math.ceil(schema.minimum) : 1
+    return minimum > 1 ? seq + minimum - 1 : seq
+  }
   // A uuid, still in order and the same for the same record.
   if (shape.idFormat === 'uuid')
     return `00000000-0000-4000-8000-${seq.toString(16).padStart(12, '0')}`
-  return String(seq)
+  if (
+    takesDigits(schema) &&
+    (typeof schema.maxLength !== 'number' || String(seq).length <= schema.maxLength)
+  )
+    return String(seq)
+  draw.faker.seed(seedFor(draw.seed, `${shape.path}#id#${seq}`))
+  const drawn = generateFromSchema(draw.faker, { ...schema, type: 'string' }, { examples: false })
+  return typeof drawn === 'string' ? drawn : String(seq)
+}
+
+/** The item schema seeded records and created ones follow: the record's, with the list's own item schema when it asks more. */
+export const recordSchemaOf = (shape: CollectionShape): JsonSchema =>
+  shape.listItem === undefined
+    ? shape.item
+    : mergeAllOf({ allOf: [shape.item, shape.listItem.schema] })
+
+/** Whether a record is valid as a record and as a listed item. */
+export const recordValid = (
+  shape: CollectionShape,
+  record: unknown,
+): true | ReturnType<SchemaCheck> => {
+  const own = shape.check(record)
+  if (own !== true) return own
+  return shape.listItem === undefined ? true : shape.listItem.check(record)
 }
 
 /** A seed per collection, so that adding one leaves the others' records as they were. */
@@ -54,12 +103,58 @@ export const seedCollection = (
   options: { seed: number; count: number },
 ): CollectionSnapshot => {
   faker.seed(seedFor(options.seed, shape.path))
-  const records: Record<string, unknown>[] = []
+  const schema = recordSchemaOf(shape)
+  const values: Record<string, unknown>[] = []
   for (let seq = 1; seq <= options.count; seq += 1) {
-    const value = generateFromSchema(faker, shape.item) as Record<string, unknown>
-    records.push({ ...value, [shape.idField]: idFor(shape, seq) })
+    // A document's example may be a string or break its schema: generated instead (never spread).
+    let value = generateFromSchema(faker, schema)
+    for (let i = 0; i < 4 && !isRecordLike(shape, value); i += 1)
+      value = generateFromSchema(faker, schema, { examples: false })
+    values.push(isPlainObject(value) ? value : {})
   }
-  return { nextSeq: options.count + 1, records }
+  const records: Record<string, unknown>[] = []
+  const ids = new Set<string>()
+  let seq = 0
+  for (const value of values) {
+    // A drawn id that repeats one before it takes the next place (never two records with one id).
+    let id: number | string
+    do {
+      seq += 1
+      id = idFor(shape, seq, { faker, seed: options.seed })
+    } while (ids.has(String(id)) && seq < options.count * 4)
+    ids.add(String(id))
+    records.push({ ...value, [shape.idField]: id })
+  }
+  return { nextSeq: seq + 1, records }
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+/** An object that, given an id, is a valid record. */
+const isRecordLike = (shape: CollectionShape, value: unknown): boolean => {
+  if (!isPlainObject(value)) return false
+  const idSchema = shape.idSchema
+  const id =
+    shape.idType === 'integer'
+      ? 1
+      : idSchema.format === 'uuid'
+        ? '00000000-0000-4000-8000-000000000001'
+        : undefined
+  const withId =
+    id === undefined || Object.hasOwn(value, shape.idField)
+      ? value
+      : { ...value, [shape.idField]: id }
+  const result = recordValid(shape, withId)
+  // Only the id's own problems are forgiven (it is replaced).
+  return (
+    result === true ||
+    result.every(
+      (e) =>
+        e.instancePath === `/${shape.idField}` ||
+        (e.keyword === 'required' && e.params.missingProperty === shape.idField),
+    )
+  )
 }
 
 const UUID_SEQ = /^00000000-0000-4000-8000-([0-9a-f]{12})$/
