@@ -806,8 +806,12 @@ interface DocResult {
   failures: Failure[]
 }
 
-const idOf = (record: Json | undefined, param: string): string | undefined => {
+const idOf = (record: Json | undefined, param: string, unwrap = true): string | undefined => {
   if (!isObj(record)) return undefined
+  // A record wrapped in one object (`{"data": {...}}`) is read inside it.
+  const inner = Object.values(record).filter(isObj)
+  if (unwrap && inner.length === 1 && !('id' in record) && !(param in record))
+    return idOf(inner[0], param, false)
   const names = [
     param,
     'id',
@@ -845,6 +849,16 @@ const collectionsOf = (ops: Operation[]): Collection[] => {
         o.path.startsWith(`${create.path}/`),
     )
     if (!item) continue
+    // A create that answers the record (a JSON body on success) can be read back.
+    const responses = isObj(create.op.responses) ? create.op.responses : {}
+    const answersBody = Object.entries(responses).some(
+      ([code, r]) =>
+        /^2/.test(code) &&
+        isObj(r) &&
+        (typeof r.$ref === 'string' ||
+          (isObj(r.content) && Object.keys(r.content).some((m) => /json/i.test(m)))),
+    )
+    if (!answersBody) continue
     const list = ops.find((o) => o.method === 'get' && o.path === create.path)
     out.push({
       create,
@@ -1136,6 +1150,14 @@ const main = async (options: Options): Promise<void> => {
     `| start-up median / max; peak RSS median / max | ${s.cost} |${p ? ` ${p.cost} |` : ''}`,
   )
   printFailures('petstore-sandbox', sandbox)
+  if (prism) {
+    const groups = new Map<string, number>()
+    for (const r of prismResults)
+      for (const f of r.failures) groups.set(f.group, (groups.get(f.group) ?? 0) + 1)
+    console.log('\n### Prism 5: failures by reason (counts)\n')
+    for (const [group, count] of [...groups].sort((a, b) => b[1] - a[1]))
+      console.log(`- ${group} (${count})`)
+  }
   if (options.json)
     writeFileSync(options.json, `${JSON.stringify({ sandbox, prism: prismResults }, null, 1)}\n`)
 }

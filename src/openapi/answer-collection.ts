@@ -209,7 +209,8 @@ export const answerCollection = (input: CollectionInput): SandboxResponse => {
           ? (input.body ?? {})
           : (mergePatch(stored.value, input.body ?? {}) as Record<string, unknown>)
       const record = shapeRecord(input, next, stored.seq)
-      stored.value = record
+      // A new record, not a change in place: the seeded ones are shared by every session.
+      records.byId.set(key, { seq: stored.seq, value: record })
       return withRecord(input, record)
     }
   }
