@@ -171,7 +171,7 @@ const loadTools = async (): Promise<Tools> => {
   const load = async (name: string) => import(pathToFileURL(require.resolve(name)).href)
   const cf = (await load('@cfworker/json-schema')) as Cfworker
   const yaml = (await load('yaml')) as Tools['yaml']
-  const RandExp = require('randexp') as Tools['RandExp']
+  const RandExp = ((await load('randexp')) as { default: Tools['RandExp'] }).default
   return { cf, yaml, RandExp }
 }
 

@@ -79,8 +79,12 @@ const rssMb = (pid: number | undefined): number => {
   return Number(/^VmRSS:\s+(\d+) kB/m.exec(text)?.[1] ?? Number.NaN) / 1024
 }
 
-const start = (cli: string, args: string[]): Promise<{ child: ChildProcess; base: string }> =>
+const start = (
+  cli: string,
+  args: string[],
+): Promise<{ child: ChildProcess; base: string; startS: number }> =>
   new Promise((done, fail) => {
+    const begin = performance.now()
     const child = spawn(
       process.execPath,
       [
@@ -101,7 +105,7 @@ const start = (cli: string, args: string[]): Promise<{ child: ChildProcess; base
     child.stdout?.on('data', (c: Buffer) => {
       out += c.toString()
       const m = /serving (http:\/\/[^\s/]+)/.exec(out)
-      if (m?.[1]) done({ child, base: m[1] })
+      if (m?.[1]) done({ child, base: m[1], startS: (performance.now() - begin) / 1000 })
     })
     child.stderr?.on('data', (c: Buffer) => {
       err += c.toString()
@@ -118,11 +122,13 @@ const measure = async (
   data: string | undefined,
 ): Promise<void> => {
   if (data) rmSync(data, { force: true })
-  const { child, base } = await start(cli, [
+  const { child, base, startS } = await start(cli, [
     '--openapi',
     document,
     ...(data ? ['--data', data] : []),
   ])
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+  const startPeak = Number(/^VmHWM:\s+(\d+) kB/m.exec(status)?.[1]) / 1024
   try {
     // Warmed up (the first answers compile and allocate once), then idle for a moment.
     for (const list of lists.slice(0, 3))
@@ -132,7 +138,10 @@ const measure = async (
     await new Promise((r) => setTimeout(r, 2000))
     const statuses: Record<number, number> = {}
     const idle = rssMb(child.pid)
-    const figures: string[] = [`idle ${idle.toFixed(0)} MB`]
+    const figures: string[] = [
+      `start ${startS.toFixed(1)} s, peak RSS at start ${startPeak.toFixed(0)} MB`,
+      `idle ${idle.toFixed(0)} MB`,
+    ]
     let opened = 0
     for (const step of STEPS) {
       for (; opened < step; opened += 1) {
