@@ -77,7 +77,8 @@ export const freezeSeed = (
 ): { byId: ReadonlyMap<string, StoredRecord>; nextSeq: number } => {
   const { byId, nextSeq } = loadCollection(shape, snapshot)
   const frozen = new Map<string, StoredRecord>()
-  for (const value of byId.values()) frozen.set(String(value.value[shape.idField]), deepFreeze(value))
+  for (const value of byId.values())
+    frozen.set(String(value.value[shape.idField]), deepFreeze(value))
   return { byId: frozen, nextSeq }
 }
 
@@ -96,10 +97,7 @@ export const layerOverSeed = (seed: {
 }): CollectionRecords => ({ byId: new LayeredRecords(seed.byId), nextSeq: seed.nextSeq })
 
 /** Whether a session changed a collection over its seed (what a data file keeps). */
-export const changedOverSeed = (
-  records: CollectionRecords,
-  seed: { nextSeq: number },
-): boolean =>
+export const changedOverSeed = (records: CollectionRecords, seed: { nextSeq: number }): boolean =>
   !(records.byId instanceof LayeredRecords) ||
   records.byId.own.size > 0 ||
   records.nextSeq !== seed.nextSeq
