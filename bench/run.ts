@@ -81,6 +81,16 @@ const BENCHMARKS: ReadonlyArray<{
     load: () => import('./redis-cluster.js'),
   },
   {
+    key: 'openapi-corpus',
+    name: 'real OpenAPI documents (APIs.guru, GitHub): started, answers valid, collections, vs Prism',
+    load: () => import('./openapi-corpus.js'),
+  },
+  {
+    key: 'openapi-sessions',
+    name: "memory a session costs with GitHub's OpenAPI document, in memory and with --data",
+    load: () => import('./openapi-sessions.js'),
+  },
+  {
     key: 'load',
     name: 'light to load: per test file, a 40-file suite, the browser bundle, 1,000,000 pets',
     load: () => import('./load.js'),
@@ -100,7 +110,13 @@ for (const arg of process.argv.slice(2)) {
 // The benchmarks run the built package and CLI.
 ensureBuild()
 // Profiling is a tool, not a figure: only when asked for.
-const ON_REQUEST = new Set(['profile', 'core-compare', 'accounts'])
+const ON_REQUEST = new Set([
+  'profile',
+  'core-compare',
+  'accounts',
+  'openapi-corpus',
+  'openapi-sessions',
+])
 for (const bench of BENCHMARKS) {
   if (selection.size > 0 ? !selection.has(bench.key) : ON_REQUEST.has(bench.key)) continue
   console.log(`\n## ${bench.name}\n`)

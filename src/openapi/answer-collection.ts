@@ -355,7 +355,8 @@ export const answerCollection = (input: CollectionInput): SandboxResponse => {
         stored.seq,
         stored.value[shape.idField] as string | number,
       )
-      stored.value = record
+      // A new record, not a change in place: the seeded ones are shared by every session.
+      records.byId.set(key, { seq: stored.seq, value: record })
       return withRecord(input, record)
     }
   }

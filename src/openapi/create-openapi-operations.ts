@@ -29,8 +29,12 @@ import { generateFromSchema, generateValid } from './generate-from-schema.js'
 import { loadOpenApiDocument } from './load-openapi-document.js'
 import type { JsonSchema, OpenApiDocument, OpenApiSource } from './openapi-document.js'
 import {
+  type CollectionRecords,
   type CollectionSnapshot,
+  changedOverSeed,
   collectionKey,
+  freezeSeed,
+  layerOverSeed,
   loadCollection,
   type OpenApiRecords,
   type SharedCollections,
@@ -77,11 +81,11 @@ export interface OpenApiOperations {
   checkAnswer(operation: CompiledOperation, answer: DocumentAnswer): Violation[]
   /** The statuses the sandbox itself answers one of `operations` with. */
   sandboxStatuses(operation: CompiledOperation): number[]
-  /** A session's records, created from the seed on first use. */
+  /** A session's records: its changes laid over the seeded records, shared by every session. */
   records(session: string): OpenApiRecords
   /** A session back to the seeded records (a reset), or forgotten (a dropped session). */
   forget(session: string): void
-  /** Every collection of a session as plain JSON (the data file's form); undefined for a session never used. */
+  /** The collections a session changed, as plain JSON (the data file's form); undefined for a session that changed none. */
   snapshot(session: string): Record<string, CollectionSnapshot> | undefined
   /** Loads a session's collections from plain JSON (a data file). */
   load(session: string, snapshot: Readonly<Record<string, CollectionSnapshot>>): void
@@ -293,20 +297,41 @@ export const createOpenApiOperations = async (
           `The OpenAPI document has ${invalidExamples.length} example${invalidExamples.length === 1 ? '' : 's'} that ${invalidExamples.length === 1 ? 'is' : 'are'} not valid by ${invalidExamples.length === 1 ? 'its' : 'their'} own schema (${invalidExamples.slice(0, 3).join(', ')}${invalidExamples.length > 3 ? ', …' : ''}): answered with generated values instead. Fix the examples to see them served.`,
         ]
 
+  // The seeded records, frozen and shared: a session keeps only its changes over them
+  // (a layer made on its first write to a collection), so a session that only reads costs
+  // nothing and one that writes costs its changes (issue 35, item 20).
+  const seeds = new Map(
+    [...shapes].flatMap(([path, shape]) => {
+      const snapshot = seeded.get(path)
+      return snapshot === undefined ? [] : [[path, freezeSeed(shape, snapshot)] as const]
+    }),
+  )
+  const seedViews = new Map([...seeds].map(([path, seed]) => [path, layerOverSeed(seed)]))
   const sessions = new Map<string, OpenApiRecords>()
   const changed = new Set<string>()
-  const records = (session: string): OpenApiRecords => {
-    let held = sessions.get(session)
-    if (held === undefined) {
-      held = new Map()
-      for (const [path, shape] of shapes) {
-        const snapshot = seeded.get(path)
-        if (snapshot !== undefined) held.set(path, loadCollection(shape, snapshot))
-      }
-      sessions.set(session, held)
-    }
-    return held
+  /** A session's records of one collection; for a write, its own layer (made on first use). */
+  const collectionFor = (
+    session: string,
+    path: string,
+    write: boolean,
+  ): CollectionRecords | undefined => {
+    const held = sessions.get(session)?.get(path)
+    if (held !== undefined || !write) return held ?? seedViews.get(path)
+    const seed = seeds.get(path)
+    if (seed === undefined) return undefined
+    const layer = layerOverSeed(seed)
+    const own = sessions.get(session) ?? new Map<string, CollectionRecords>()
+    own.set(path, layer)
+    sessions.set(session, own)
+    return layer
   }
+  const records = (session: string): OpenApiRecords =>
+    new Map(
+      [...shapes.keys()].flatMap((path) => {
+        const found = collectionFor(session, path, false)
+        return found === undefined ? [] : [[path, found] as const]
+      }),
+    )
 
   /** One request of one operation, as the contract's errors (ApiError) when refused. */
   const answerOf = (
@@ -349,7 +374,7 @@ export const createOpenApiOperations = async (
         seeded: seededRecords,
       })
     }
-    const collection = records(ctx.session).get(op.collection.path)
+    const collection = collectionFor(ctx.session, op.collection.path, WRITES.has(op.role))
     if (collection === undefined)
       throw new Error(`Failed to find the collection ${op.collection.path}.`)
     const response = answerCollection({
@@ -449,16 +474,20 @@ export const createOpenApiOperations = async (
       changed.delete(session)
     },
     snapshot(session) {
-      const held = sessions.get(session)
-      if (held === undefined) return undefined
-      return Object.fromEntries([...held].map(([path, r]) => [path, snapshotCollection(r)]))
+      const held = [...(sessions.get(session) ?? [])].filter(([path, r]) => {
+        const seed = seeds.get(path)
+        return seed === undefined || changedOverSeed(r, seed)
+      })
+      if (held.length === 0) return undefined
+      return Object.fromEntries(held.map(([path, r]) => [path, snapshotCollection(r)]))
     },
     load(session, snapshot) {
-      const held = records(session)
+      const held = sessions.get(session) ?? new Map<string, CollectionRecords>()
       for (const [path, shape] of shapes) {
         const given = Object.hasOwn(snapshot, path) ? snapshot[path] : undefined
         if (given !== undefined) held.set(path, loadCollection(shape, given))
       }
+      sessions.set(session, held)
       changed.add(session)
     },
     changed: () => [...changed],

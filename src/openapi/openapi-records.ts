@@ -10,12 +10,99 @@ export interface StoredRecord {
   value: Record<string, unknown>
 }
 
+/**
+ * Records by id (as text), in the order of their places: a Map, or a session's
+ * changes laid over the shared seeded records (`layerOverSeed`).
+ */
+export interface RecordsById {
+  get(id: string): StoredRecord | undefined
+  set(id: string, record: StoredRecord): unknown
+  delete(id: string): boolean
+  values(): IterableIterator<StoredRecord>
+}
+
 /** One collection's records in one session. */
 export interface CollectionRecords {
-  /** By id, as text (`String(id)`). */
-  byId: Map<string, StoredRecord>
+  /** By id, as text (`String(id)`). Records are replaced, never changed in place. */
+  byId: RecordsById
   nextSeq: number
 }
+
+/**
+ * A session's records of one collection as its changes over the seeded ones:
+ * the seeded records are made once for every session (frozen: a change sets
+ * a new record), and a session keeps only what it created, replaced or
+ * deleted (issue 35, item 20: GitHub's document cost 4 MB a session when each
+ * session copied every collection).
+ */
+class LayeredRecords implements RecordsById {
+  /** A session's own records: a created or changed one, or null for a deleted seeded one. */
+  readonly own = new Map<string, StoredRecord | null>()
+  constructor(private readonly seed: ReadonlyMap<string, StoredRecord>) {}
+
+  get(id: string): StoredRecord | undefined {
+    const mine = this.own.get(id)
+    return mine === undefined ? this.seed.get(id) : (mine ?? undefined)
+  }
+
+  set(id: string, record: StoredRecord): this {
+    this.own.set(id, record)
+    return this
+  }
+
+  delete(id: string): boolean {
+    if (this.get(id) === undefined) return false
+    if (this.seed.has(id)) this.own.set(id, null)
+    else this.own.delete(id)
+    return true
+  }
+
+  /** Seeded records at their places (changed or left out when deleted), then created ones by place. */
+  *values(): IterableIterator<StoredRecord> {
+    for (const [id, record] of this.seed) {
+      const mine = this.own.get(id)
+      if (mine === undefined) yield record
+      else if (mine !== null) yield mine
+    }
+    const created = [...this.own]
+      .filter(([id, r]) => r !== null && !this.seed.has(id))
+      .map(([, r]) => r as StoredRecord)
+    created.sort((a, b) => a.seq - b.seq)
+    yield* created
+  }
+}
+
+/** The seeded records, frozen, for `layerOverSeed` (made once per collection). */
+export const freezeSeed = (
+  shape: CollectionShape,
+  snapshot: CollectionSnapshot,
+): { byId: ReadonlyMap<string, StoredRecord>; nextSeq: number } => {
+  const { byId, nextSeq } = loadCollection(shape, snapshot)
+  const frozen = new Map<string, StoredRecord>()
+  for (const value of byId.values())
+    frozen.set(String(value.value[shape.idField]), deepFreeze(value))
+  return { byId: frozen, nextSeq }
+}
+
+const deepFreeze = <T>(value: T): T => {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const inner of Object.values(value)) deepFreeze(inner)
+  }
+  return value
+}
+
+/** A session's records of a collection: nothing of its own until it changes one. */
+export const layerOverSeed = (seed: {
+  byId: ReadonlyMap<string, StoredRecord>
+  nextSeq: number
+}): CollectionRecords => ({ byId: new LayeredRecords(seed.byId), nextSeq: seed.nextSeq })
+
+/** Whether a session changed a collection over its seed (what a data file keeps). */
+export const changedOverSeed = (records: CollectionRecords, seed: { nextSeq: number }): boolean =>
+  !(records.byId instanceof LayeredRecords) ||
+  records.byId.own.size > 0 ||
+  records.nextSeq !== seed.nextSeq
 
 /** Every collection of the document, as one session holds them (what a data file keeps). */
 export type OpenApiRecords = Map<string, CollectionRecords>
@@ -199,7 +286,7 @@ export const checkCollection = (shape: CollectionShape, snapshot: CollectionSnap
 export const loadCollection = (
   shape: CollectionShape,
   snapshot: CollectionSnapshot,
-): CollectionRecords => {
+): { byId: Map<string, StoredRecord>; nextSeq: number } => {
   const byId = new Map<string, StoredRecord>()
   let seq = 0
   let highest = 0

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSandboxServer, type SandboxServer } from '../../src/server/index.js'
+
+// Real documents no one here wrote (test/openapi/fixtures/real, issue 35): the Pact export
+// keeps the exchanges of every operation of each document (the OpenAPI pre-check knows the
+// document's operations, not only the contract's).
+const DOCUMENTS = [
+  'test/openapi/fixtures/real/github-issues-gists.json',
+  'test/openapi/fixtures/real/airflow.json',
+  'test/openapi/fixtures/real/microcks.yaml',
+  'test/openapi/fixtures/real/xkcd.yaml',
+]
+const KEY = { authorization: 'Bearer real-documents' }
+
+interface Added {
+  method: string
+  path: string
+  operation: string
+}
+
+describe.each(DOCUMENTS)('a real document, %s', (document) => {
+  let app: SandboxServer<string>
+  let base = ''
+  let added: Added[] = []
+  const url = (op: Added, query = '') => `${base}/v1${op.path.replace(/\{[^}]+\}/g, '1')}${query}`
+  const send = (op: Added, query = '', headers: Record<string, string> = KEY) =>
+    fetch(url(op, query), {
+      method: op.method,
+      headers: {
+        ...headers,
+        ...(op.method === 'GET' ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { body: '{}' }),
+    })
+
+  beforeAll(async () => {
+    app = createSandboxServer({
+      openapi: document,
+      keys: { 'real-documents': { plan: 'enterprise', perMinute: 100_000, perDay: 1_000_000 } },
+    })
+    base = (await app.listen(0, '127.0.0.1')).url
+    // The reference page's document: every added operation, each marked as the document's.
+    const served = await (await fetch(`${base}/__sandbox/openapi.json`)).json()
+    added = Object.entries(
+      served.paths as Record<string, Record<string, Record<string, unknown>>>,
+    ).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, op]) => typeof op === 'object' && op?.['x-sandbox-source'] === 'openapi')
+        .map(([method, op]) => ({
+          method: method.toUpperCase(),
+          path,
+          operation: String(op.operationId ?? `${method.toUpperCase()} ${path}`),
+        })),
+    )
+  })
+  afterAll(() => app.close())
+
+  it('exports every operation’s exchanges as Pact interactions', async () => {
+    await app.sandbox.reset()
+    const answered: string[] = []
+    for (const op of added) {
+      const answer = await send(op)
+      if (answer.status < 300) answered.push(`${op.method} ${url(op).slice(base.length)}`)
+      await answer.arrayBuffer()
+    }
+    expect(answered.length).toBeGreaterThan(0)
+    const pact = await fetch(`${base}/__sandbox/pact?consumer=web-app&provider=real-api`)
+    expect(pact.status).toBe(200)
+    const { pact: file, problems } = await pact.json()
+    // Every successful exchange of the document's operations is an interaction, none a problem.
+    expect(JSON.stringify(problems)).not.toContain('no operation of the OpenAPI document answers')
+    const paths = new Set(
+      (file.interactions as { request: { method: string; path: string } }[]).map(
+        (i) => `${i.request.method} ${i.request.path}`,
+      ),
+    )
+    for (const exchange of answered) expect(paths).toContain(exchange.split('?')[0])
+  })
+})
