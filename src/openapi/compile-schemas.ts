@@ -104,6 +104,15 @@ export interface SchemaCompiler {
   notice(root: object): void
 }
 
+/** What a check answers for a schema the validator cannot finish (it includes itself). */
+const ENDLESS: ErrorObject = {
+  instancePath: '',
+  schemaPath: '#',
+  keyword: '$ref',
+  params: {},
+  message: 'cannot be checked: the schema includes itself without end',
+}
+
 export const createSchemaCompiler = (
   dialect: '3.0' | '3.1',
   notices: SchemaNotices = { unknownFormats: new Set(), uncheckedPatterns: new Set() },
@@ -252,7 +261,14 @@ export const createSchemaCompiler = (
           )
         }
       }
-      return validate(value) ? true : (validate.errors ?? [])
+      try {
+        return validate(value) ? true : (validate.errors ?? [])
+      } catch (error) {
+        // A schema that is its own part with no data between (`allOf: [itself]`) recurses
+        // without end in the validator: no value can be shown valid by it.
+        if (!(error instanceof RangeError)) throw error
+        return [ENDLESS]
+      }
     }
     compiled.set(schema, check)
     return check

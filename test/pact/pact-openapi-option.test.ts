@@ -46,15 +46,16 @@ describe('sandbox.pact() with the openapi option', () => {
 
   it('still refuses what the document does not declare for its operations', async () => {
     await sandbox.reset()
-    // The sandbox answers 404 not_found for an unknown category; the document declares only 200.
-    expect((await fetch(`${API}/categories/987654`, { headers: KEY })).status).toBe(404)
+    // The sandbox answers 400 invalid_parameter for an id that is not an integer; the document
+    // declares only 200 and 404 for getCategory.
+    expect((await fetch(`${API}/categories/abc`, { headers: KEY })).status).toBe(400)
     const exported = await sandbox.pact(NAMES)
     expect(exported.pact.interactions).toEqual([])
     expect(exported.problems).toEqual([
       {
-        interaction: 'getCategory: 404 not_found',
+        interaction: 'getCategory: 400 invalid_parameter',
         seqs: [expect.any(Number)],
-        problems: ['status 404 is not declared for getCategory by the OpenAPI document'],
+        problems: ['status 400 is not declared for getCategory by the OpenAPI document'],
       },
     ])
   })
