@@ -72,8 +72,11 @@ export interface AccountStore {
    * its first hit; answers the count with this hit and when the window ends.
    */
   hit(counter: string, windowMs: number, now: number): Awaitable<ThrottleCount>
-  /** The count of a throttle at `now`, without counting (0 once its window ended). */
-  peekHits(counter: string, now: number): Awaitable<ThrottleCount>
+  /**
+   * Takes back one hit of a window still running at `now` (a log-in counted
+   * before its check, that succeeded); nothing once the window ended.
+   */
+  unhit(counter: string, now: number): Awaitable<void>
 }
 
 /** An account: who signs in. */

@@ -172,11 +172,10 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
       forget(counters, MAX_COUNTERS)
       return { ...next }
     },
-    peekHits(counter, now) {
+    unhit(counter, now) {
       const current = counters.get(counter)
-      return current === undefined || now >= current.resetAt
-        ? { count: 0, resetAt: now }
-        : { ...current }
+      if (current !== undefined && now < current.resetAt && current.count > 0)
+        counters.set(counter, { count: current.count - 1, resetAt: current.resetAt })
     },
     snapshot: () => ({
       accounts: [...accounts.values()].map((account) => ({ ...account })),

@@ -237,9 +237,14 @@ export const createAccountService = (options: AccountServiceOptions) => {
       const email = input.email.toLowerCase()
       const at = now()
       const counters = [`login-email:${sha256Hex(email)}`, `login-addr:${addressOf(address)}`]
-      for (const counter of counters) {
-        const { count, resetAt } = await store.peekHits(counter, at)
-        if (count >= ACCOUNT_LIMITS.maxFailedLogins)
+      // Each attempt is counted as a failure before the check, atomically, and given back when
+      // it succeeds: concurrent guesses never get more than the cap checked (a peek first
+      // let every guess sent at once through).
+      const hits = []
+      for (const counter of counters)
+        hits.push(await store.hit(counter, ACCOUNT_LIMITS.loginWindowMs, at))
+      for (const { count, resetAt } of hits) {
+        if (count > ACCOUNT_LIMITS.maxFailedLogins)
           throw new ApiError(
             'rate_limit_exceeded',
             `Too many failed sign-ins (${ACCOUNT_LIMITS.maxFailedLogins} a minute for one email or one address). Retry after the time given in the Retry-After header.`,
@@ -252,12 +257,11 @@ export const createAccountService = (options: AccountServiceOptions) => {
         input.password,
         account?.passwordHash ?? (await dummyHash()),
       )
-      if (account === undefined || !matches) {
-        for (const counter of counters) await store.hit(counter, ACCOUNT_LIMITS.loginWindowMs, at)
+      if (account === undefined || !matches)
         throw new ApiError('invalid_credentials', 'The email or the password is wrong.', {
           headers: { ...PORTAL_CHALLENGE },
         })
-      }
+      for (const counter of counters) await store.unhit(counter, at)
       return openLogin(account)
     },
 

@@ -23,3 +23,39 @@ describe('an account holder and the keys of the operator', () => {
     expect(JSON.stringify(admin.body)).toContain('operator-partner-secret')
   })
 })
+
+describe('the log-in throttle', () => {
+  it('holds against concurrent guesses: at most 10 are checked, the others answer 429', async () => {
+    const own = await startAccountsServer()
+    try {
+      await portalClient(own.origin).signup('victim@example.com', 'the right passphrase')
+      const guesses = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          portalClient(own.origin).api('POST', '/login', {
+            email: 'victim@example.com',
+            password: `wrong guess number ${i}`,
+          }),
+        ),
+      )
+      const statuses = guesses.map((g) => g.status)
+      expect(statuses.filter((s) => s === 401)).toHaveLength(10)
+      expect(statuses.filter((s) => s === 429)).toHaveLength(20)
+      // A success gives its count back: ten good log-ins in a minute never lock the holder out.
+      const fresh = await startAccountsServer()
+      try {
+        await portalClient(fresh.origin).signup('holder@example.com', 'the right passphrase')
+        for (let i = 0; i < 12; i++) {
+          const ok = await portalClient(fresh.origin).api('POST', '/login', {
+            email: 'holder@example.com',
+            password: 'the right passphrase',
+          })
+          expect(ok.status).toBe(204)
+        }
+      } finally {
+        await fresh.close()
+      }
+    } finally {
+      await own.close()
+    }
+  })
+})
