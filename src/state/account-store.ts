@@ -83,7 +83,7 @@ export interface AccountStore {
 export interface AccountRecord {
   /** `acct_` and 24 hex digits; also the id of the account's session. */
   id: string
-  /** As given, lower-cased (unique). */
+  /** As given, in NFC and lower-cased (unique). */
   email: string
   /** `scrypt$N$r$p$<salt base64url>$<hash base64url>`. */
   passwordHash: string

@@ -105,6 +105,13 @@ export const viewKey = (key: AccountKeyRecord): KeyView => ({
 const retryAfter = (resetAt: number, now: number): string =>
   String(Math.max(1, Math.ceil((resetAt - now) / 1000)))
 
+/**
+ * An email as accounts are found by it: NFC, then lower-cased. `josé` typed
+ * composed or decomposed (as some keyboards and systems send it) is one
+ * account, one throttle counter.
+ */
+const canonicalEmail = (email: string): string => email.normalize('NFC').toLowerCase()
+
 /** A caller's client address as its throttles count it (an IPv6 /64 as one). */
 const addressOf = (address: string | undefined): string =>
   anonymousBucketName(`anon:${address ?? 'unknown'}`).slice(5)
@@ -190,7 +197,7 @@ export const createAccountService = (options: AccountServiceOptions) => {
       input: { email: string; password: string; invite?: string | undefined },
       address: string | undefined,
     ): Promise<Login> {
-      const email = input.email.toLowerCase()
+      const email = canonicalEmail(input.email)
       const at = now()
       // Counted before the work, atomically: concurrent sign-ups never pass the cap.
       const signups = await store.hit(
@@ -234,7 +241,7 @@ export const createAccountService = (options: AccountServiceOptions) => {
       input: { email: string; password: string },
       address: string | undefined,
     ): Promise<Login> {
-      const email = input.email.toLowerCase()
+      const email = canonicalEmail(input.email)
       const at = now()
       const counters = [`login-email:${sha256Hex(email)}`, `login-addr:${addressOf(address)}`]
       // Each attempt is counted as a failure before the check, atomically, and given back when

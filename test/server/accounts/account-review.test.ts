@@ -59,3 +59,19 @@ describe('the log-in throttle', () => {
     }
   })
 })
+
+describe('emails in Unicode', () => {
+  it('are one account whichever normalization form they come in', async () => {
+    const composed = 'jos\u00e9@example.com'
+    const decomposed = 'jose\u0301@example.com'
+    expect((await portalClient(server.origin).signup(composed)).status).toBe(201)
+    const again = await portalClient(server.origin).signup(decomposed)
+    expect(again.status).toBe(409)
+    expect(again.body.code).toBe('email_taken')
+    const login = await portalClient(server.origin).api('POST', '/login', {
+      email: decomposed.toUpperCase(),
+      password: 'a long passphrase 1',
+    })
+    expect(login.status).toBe(204)
+  })
+})
