@@ -243,14 +243,14 @@ export const createAccountService = (options: AccountServiceOptions) => {
     ): Promise<Login> {
       const email = canonicalEmail(input.email)
       const at = now()
-      const counters = [`login-email:${sha256Hex(email)}`, `login-addr:${addressOf(address)}`]
+      // The address first: an address over its cap makes no counter of an email (a flood of
+      // made-up emails from one address would otherwise push real counters out of the store).
+      const counters = [`login-addr:${addressOf(address)}`, `login-email:${sha256Hex(email)}`]
       // Each attempt is counted as a failure before the check, atomically, and given back when
       // it succeeds: concurrent guesses never get more than the cap checked (a peek first
       // let every guess sent at once through).
-      const hits = []
-      for (const counter of counters)
-        hits.push(await store.hit(counter, ACCOUNT_LIMITS.loginWindowMs, at))
-      for (const { count, resetAt } of hits) {
+      for (const counter of counters) {
+        const { count, resetAt } = await store.hit(counter, ACCOUNT_LIMITS.loginWindowMs, at)
         if (count > ACCOUNT_LIMITS.maxFailedLogins)
           throw new ApiError(
             'rate_limit_exceeded',

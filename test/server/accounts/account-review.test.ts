@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAccountService } from '../../../src/server/accounts/account-service.js'
+import { createMemoryAccountStore } from '../../../src/state/memory-account-store.js'
 import { ADMIN, control, portalClient, startAccountsServer } from './account-helpers.js'
 
 // A security review of accounts (contract §22): what one account holder may not reach.
@@ -73,5 +75,29 @@ describe('emails in Unicode', () => {
       password: 'a long passphrase 1',
     })
     expect(login.status).toBe(204)
+  })
+})
+
+describe('the log-in throttle and made-up emails', () => {
+  it('makes no counter of an email once the address is over its cap', async () => {
+    const store = createMemoryAccountStore()
+    const made: string[] = []
+    const hit = store.hit.bind(store)
+    store.hit = (counter, windowMs, now) => {
+      made.push(counter)
+      return hit(counter, windowMs, now)
+    }
+    const accounts = createAccountService({ store, mode: 'open', now: () => 1_000_000 })
+    const attempt = (email: string) =>
+      accounts.login({ email, password: 'not the password' }, '198.51.100.7').then(
+        () => 'in',
+        (error: { code?: string }) => error.code,
+      )
+    for (let i = 0; i < 10; i++)
+      expect(await attempt(`guess${i}@example.com`)).toBe('invalid_credentials')
+    made.length = 0
+    for (let i = 0; i < 50; i++)
+      expect(await attempt(`flood${i}@example.com`)).toBe('rate_limit_exceeded')
+    expect(made.filter((c) => c.startsWith('login-email:'))).toEqual([])
   })
 })
