@@ -60,8 +60,11 @@ export interface AccountStore {
   /** Uses up an invite code: true once, false for an unknown or used code. */
   takeInvite(codeHash: string): Awaitable<boolean>
 
-  /** A portal log-in (the cookie's digest) and what it holds. */
-  addLogin(tokenHash: string, login: LoginRecord): Awaitable<void>
+  /**
+   * A portal log-in (the cookie's digest) and what it holds; past
+   * `maxPerAccount` log-ins of its account, the account's oldest is signed out.
+   */
+  addLogin(tokenHash: string, login: LoginRecord, maxPerAccount: number): Awaitable<void>
   /** The log-in of that digest while it lasts (`now` before `expiresAt`), or undefined. */
   login(tokenHash: string, now: number): Awaitable<LoginRecord | undefined>
   dropLogin(tokenHash: string): Awaitable<void>

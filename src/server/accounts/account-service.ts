@@ -27,6 +27,8 @@ export const ACCOUNT_LIMITS = {
   /** Sign-ups per client address in `signupWindowMs`. */
   maxSignups: 5,
   signupWindowMs: 3_600_000,
+  /** Portal log-ins an account holds at once (browsers, devices); the oldest is signed out past it. */
+  maxLogins: 20,
   /** How long a portal log-in lasts. */
   loginMs: 7 * 86_400_000,
   /** A rolled key's longest grace. */
@@ -150,7 +152,7 @@ export const createAccountService = (options: AccountServiceOptions) => {
       csrfToken: randomHex(24),
       expiresAt: now() + ACCOUNT_LIMITS.loginMs,
     }
-    await store.addLogin(sha256Hex(token), login)
+    await store.addLogin(sha256Hex(token), login, ACCOUNT_LIMITS.maxLogins)
     return { token, csrfToken: login.csrfToken, account, expiresAt: login.expiresAt }
   }
 

@@ -101,3 +101,20 @@ describe('the log-in throttle and made-up emails', () => {
     expect(made.filter((c) => c.startsWith('login-email:'))).toEqual([])
   })
 })
+
+describe('log-ins of one account', () => {
+  it('are capped per account: signing in over and over never signs anyone else out', async () => {
+    const store = createMemoryAccountStore()
+    const at = 1_000_000
+    const login = (accountId: string) => ({ accountId, csrfToken: 'c', expiresAt: at + 60_000 })
+    store.addLogin('victim-login', login('acct_victim'), 20)
+    // One account signing in 100,001 times (the store's whole room) once pushed the victim's out.
+    for (let i = 0; i < 100_001; i++) store.addLogin(`mine-${i}`, login('acct_mallory'), 20)
+    expect(store.login('victim-login', at)).toBeDefined()
+    // The account's newest log-ins live, its oldest are signed out.
+    expect(store.login('mine-100000', at)).toBeDefined()
+    expect(store.login('mine-99981', at)).toBeDefined()
+    expect(store.login('mine-99980', at)).toBeUndefined()
+    expect(store.login('mine-0', at)).toBeUndefined()
+  })
+})
