@@ -219,8 +219,8 @@ export const createAccountService = (options: AccountServiceOptions) => {
             'invite_required',
             'This sandbox signs up by invitation: send the invite code you were given as "invite".',
           )
-        if (await store.accountByEmail(email))
-          throw new ApiError('email_taken', 'An account with this email exists already. Sign in.')
+        // The invite before the email: without a valid invite, nobody learns which emails
+        // have accounts (an invite spent on a taken email is given back below).
         if (!(await store.takeInvite(sha256Hex(input.invite))))
           throw new ApiError('invite_invalid', 'This invite code is unknown or was used already.')
       }

@@ -118,3 +118,42 @@ describe('log-ins of one account', () => {
     expect(store.login('mine-0', at)).toBeUndefined()
   })
 })
+
+describe('an invite-only sandbox', () => {
+  it('tells nobody without a valid invite which emails have accounts', async () => {
+    const own = await startAccountsServer({ accounts: 'invite' })
+    try {
+      const invite = async () =>
+        String((await control(own.origin, 'POST', '/invites', ADMIN)).body?.code)
+      const first = await portalClient(own.origin).call('POST', '/portal/api/signup', {
+        email: 'member@example.com',
+        password: 'a long passphrase 1',
+        invite: await invite(),
+      })
+      expect(first.status).toBe(201)
+      const probe = await portalClient(own.origin).call('POST', '/portal/api/signup', {
+        email: 'member@example.com',
+        password: 'a long passphrase 1',
+        invite: 'inv_made_up',
+      })
+      expect(probe.status).toBe(403)
+      expect(probe.body.code).toBe('invite_invalid')
+      // With a valid invite the email is taken, and the invite is given back for another sign-up.
+      const code = await invite()
+      const taken = await portalClient(own.origin).call('POST', '/portal/api/signup', {
+        email: 'member@example.com',
+        password: 'a long passphrase 1',
+        invite: code,
+      })
+      expect(taken.body.code).toBe('email_taken')
+      const other = await portalClient(own.origin).call('POST', '/portal/api/signup', {
+        email: 'other@example.com',
+        password: 'a long passphrase 1',
+        invite: code,
+      })
+      expect(other.status).toBe(201)
+    } finally {
+      await own.close()
+    }
+  })
+})
