@@ -60,8 +60,11 @@ export interface AccountStore {
   /** Uses up an invite code: true once, false for an unknown or used code. */
   takeInvite(codeHash: string): Awaitable<boolean>
 
-  /** A portal log-in (the cookie's digest) and what it holds. */
-  addLogin(tokenHash: string, login: LoginRecord): Awaitable<void>
+  /**
+   * A portal log-in (the cookie's digest) and what it holds; past
+   * `maxPerAccount` log-ins of its account, the account's oldest is signed out.
+   */
+  addLogin(tokenHash: string, login: LoginRecord, maxPerAccount: number): Awaitable<void>
   /** The log-in of that digest while it lasts (`now` before `expiresAt`), or undefined. */
   login(tokenHash: string, now: number): Awaitable<LoginRecord | undefined>
   dropLogin(tokenHash: string): Awaitable<void>
@@ -72,15 +75,18 @@ export interface AccountStore {
    * its first hit; answers the count with this hit and when the window ends.
    */
   hit(counter: string, windowMs: number, now: number): Awaitable<ThrottleCount>
-  /** The count of a throttle at `now`, without counting (0 once its window ended). */
-  peekHits(counter: string, now: number): Awaitable<ThrottleCount>
+  /**
+   * Takes back one hit of a window still running at `now` (a log-in counted
+   * before its check, that succeeded); nothing once the window ended.
+   */
+  unhit(counter: string, now: number): Awaitable<void>
 }
 
 /** An account: who signs in. */
 export interface AccountRecord {
   /** `acct_` and 24 hex digits; also the id of the account's session. */
   id: string
-  /** As given, lower-cased (unique). */
+  /** As given, in NFC and lower-cased (unique). */
   email: string
   /** `scrypt$N$r$p$<salt base64url>$<hash base64url>`. */
   passwordHash: string

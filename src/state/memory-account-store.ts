@@ -26,7 +26,7 @@ export interface MemoryAccountStore extends AccountStore {
 
 /** Throttles remembered at most; the oldest window is forgotten first. */
 const MAX_COUNTERS = 100_000
-/** Portal log-ins remembered at most; the oldest is signed out first. */
+/** Portal log-ins remembered at most; the oldest is signed out first (each account holds a few: `addLogin`). */
 const MAX_LOGINS = 100_000
 
 /**
@@ -47,6 +47,8 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
   const keyIds = new Map<string, Set<string>>()
   const invites = new Map<string, number>()
   const logins = new Map<string, LoginRecord>()
+  // Account id → the digests of its log-ins, oldest first.
+  const loginsOf = new Map<string, Set<string>>()
   const counters = new Map<string, ThrottleCount>()
 
   const changed = (): Promise<void> | undefined => store.onChange?.()
@@ -63,6 +65,14 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
     keys.delete(key.id)
     byHash.delete(key.hash)
     keyIds.get(key.accountId)?.delete(key.id)
+  }
+  const dropLogin = (tokenHash: string): void => {
+    const login = logins.get(tokenHash)
+    if (login === undefined) return
+    logins.delete(tokenHash)
+    const mine = loginsOf.get(login.accountId)
+    mine?.delete(tokenHash)
+    if (mine?.size === 0) loginsOf.delete(login.accountId)
   }
   const forget = <K, V>(map: Map<K, V>, max: number): void => {
     if (map.size <= max) return
@@ -97,7 +107,7 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
       byEmail.delete(account.email)
       for (const key of keysOf(id)) dropKey(key)
       keyIds.delete(id)
-      for (const [hash, login] of logins) if (login.accountId === id) logins.delete(hash)
+      for (const hash of loginsOf.get(id) ?? []) dropLogin(hash)
       void changed()
       return true
     },
@@ -147,20 +157,29 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
       if (had) void changed()
       return had
     },
-    addLogin(tokenHash, login) {
+    addLogin(tokenHash, login, maxPerAccount) {
+      dropLogin(tokenHash)
       logins.set(tokenHash, login)
-      forget(logins, MAX_LOGINS)
+      const mine = loginsOf.get(login.accountId) ?? new Set<string>()
+      loginsOf.set(login.accountId, mine)
+      mine.add(tokenHash)
+      for (const oldest of mine) {
+        if (mine.size <= maxPerAccount) break
+        dropLogin(oldest)
+      }
+      if (logins.size > MAX_LOGINS) {
+        const oldest = logins.keys().next()
+        if (oldest.done !== true) dropLogin(oldest.value)
+      }
     },
     login(tokenHash, now) {
       const login = logins.get(tokenHash)
       if (login === undefined) return undefined
       if (now < login.expiresAt) return login
-      logins.delete(tokenHash)
+      dropLogin(tokenHash)
       return undefined
     },
-    dropLogin(tokenHash) {
-      logins.delete(tokenHash)
-    },
+    dropLogin,
     hit(counter, windowMs, now) {
       const current = counters.get(counter)
       const next =
@@ -172,11 +191,10 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
       forget(counters, MAX_COUNTERS)
       return { ...next }
     },
-    peekHits(counter, now) {
+    unhit(counter, now) {
       const current = counters.get(counter)
-      return current === undefined || now >= current.resetAt
-        ? { count: 0, resetAt: now }
-        : { ...current }
+      if (current !== undefined && now < current.resetAt && current.count > 0)
+        counters.set(counter, { count: current.count - 1, resetAt: current.resetAt })
     },
     snapshot: () => ({
       accounts: [...accounts.values()].map((account) => ({ ...account })),

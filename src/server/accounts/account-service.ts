@@ -27,6 +27,8 @@ export const ACCOUNT_LIMITS = {
   /** Sign-ups per client address in `signupWindowMs`. */
   maxSignups: 5,
   signupWindowMs: 3_600_000,
+  /** Portal log-ins an account holds at once (browsers, devices); the oldest is signed out past it. */
+  maxLogins: 20,
   /** How long a portal log-in lasts. */
   loginMs: 7 * 86_400_000,
   /** A rolled key's longest grace. */
@@ -105,6 +107,13 @@ export const viewKey = (key: AccountKeyRecord): KeyView => ({
 const retryAfter = (resetAt: number, now: number): string =>
   String(Math.max(1, Math.ceil((resetAt - now) / 1000)))
 
+/**
+ * An email as accounts are found by it: NFC, then lower-cased. `josé` typed
+ * composed or decomposed (as some keyboards and systems send it) is one
+ * account, one throttle counter.
+ */
+const canonicalEmail = (email: string): string => email.normalize('NFC').toLowerCase()
+
 /** A caller's client address as its throttles count it (an IPv6 /64 as one). */
 const addressOf = (address: string | undefined): string =>
   anonymousBucketName(`anon:${address ?? 'unknown'}`).slice(5)
@@ -143,7 +152,7 @@ export const createAccountService = (options: AccountServiceOptions) => {
       csrfToken: randomHex(24),
       expiresAt: now() + ACCOUNT_LIMITS.loginMs,
     }
-    await store.addLogin(sha256Hex(token), login)
+    await store.addLogin(sha256Hex(token), login, ACCOUNT_LIMITS.maxLogins)
     return { token, csrfToken: login.csrfToken, account, expiresAt: login.expiresAt }
   }
 
@@ -190,7 +199,7 @@ export const createAccountService = (options: AccountServiceOptions) => {
       input: { email: string; password: string; invite?: string | undefined },
       address: string | undefined,
     ): Promise<Login> {
-      const email = input.email.toLowerCase()
+      const email = canonicalEmail(input.email)
       const at = now()
       // Counted before the work, atomically: concurrent sign-ups never pass the cap.
       const signups = await store.hit(
@@ -210,8 +219,8 @@ export const createAccountService = (options: AccountServiceOptions) => {
             'invite_required',
             'This sandbox signs up by invitation: send the invite code you were given as "invite".',
           )
-        if (await store.accountByEmail(email))
-          throw new ApiError('email_taken', 'An account with this email exists already. Sign in.')
+        // The invite before the email: without a valid invite, nobody learns which emails
+        // have accounts (an invite spent on a taken email is given back below).
         if (!(await store.takeInvite(sha256Hex(input.invite))))
           throw new ApiError('invite_invalid', 'This invite code is unknown or was used already.')
       }
@@ -234,12 +243,17 @@ export const createAccountService = (options: AccountServiceOptions) => {
       input: { email: string; password: string },
       address: string | undefined,
     ): Promise<Login> {
-      const email = input.email.toLowerCase()
+      const email = canonicalEmail(input.email)
       const at = now()
-      const counters = [`login-email:${sha256Hex(email)}`, `login-addr:${addressOf(address)}`]
+      // The address first: an address over its cap makes no counter of an email (a flood of
+      // made-up emails from one address would otherwise push real counters out of the store).
+      const counters = [`login-addr:${addressOf(address)}`, `login-email:${sha256Hex(email)}`]
+      // Each attempt is counted as a failure before the check, atomically, and given back when
+      // it succeeds: concurrent guesses never get more than the cap checked (a peek first
+      // let every guess sent at once through).
       for (const counter of counters) {
-        const { count, resetAt } = await store.peekHits(counter, at)
-        if (count >= ACCOUNT_LIMITS.maxFailedLogins)
+        const { count, resetAt } = await store.hit(counter, ACCOUNT_LIMITS.loginWindowMs, at)
+        if (count > ACCOUNT_LIMITS.maxFailedLogins)
           throw new ApiError(
             'rate_limit_exceeded',
             `Too many failed sign-ins (${ACCOUNT_LIMITS.maxFailedLogins} a minute for one email or one address). Retry after the time given in the Retry-After header.`,
@@ -252,12 +266,11 @@ export const createAccountService = (options: AccountServiceOptions) => {
         input.password,
         account?.passwordHash ?? (await dummyHash()),
       )
-      if (account === undefined || !matches) {
-        for (const counter of counters) await store.hit(counter, ACCOUNT_LIMITS.loginWindowMs, at)
+      if (account === undefined || !matches)
         throw new ApiError('invalid_credentials', 'The email or the password is wrong.', {
           headers: { ...PORTAL_CHALLENGE },
         })
-      }
+      for (const counter of counters) await store.unhit(counter, at)
       return openLogin(account)
     },
 

@@ -362,8 +362,11 @@ const CONTROL_ROUTER = createRouter<ControlRoute>()
   .add(
     'GET',
     '/keys',
-    inSession(async (_ctx, { session }) =>
-      jsonResponse(200, (await session.listKeys()).map(showKey)),
+    inSession(async (_ctx, { session, account }) =>
+      jsonResponse(
+        200,
+        (await session.listKeys()).map((key) => showKey(key, account !== undefined)),
+      ),
     ),
   )
   .add(
