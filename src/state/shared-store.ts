@@ -161,7 +161,7 @@ const ACCOUNT_METHODS = [
   'login',
   'dropLogin',
   'hit',
-  'peekHits',
+  'unhit',
 ] as const satisfies readonly (keyof AccountStore)[]
 
 /**

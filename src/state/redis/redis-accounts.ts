@@ -18,7 +18,7 @@ import { defineScript } from './redis-script.js'
  * `key` (key id → key JSON as made), `kexp` / `kused` (key id → expiresAt /
  * lastUsedAt: the fields that change), `hash` (key digest → key id), `ak:<id>`
  * (the account's key ids), `inv` (invite digest → createdAt), `login` (cookie
- * digest → log-in JSON), `al:<id>` (the account's log-in digests), `hit:<name>`
+ * digest → log-in JSON), `al:<id>` (the account's log-in digests, a sorted set in the order made; `lseq` its counter), `hit:<name>`
  * (a throttle's count and window end). Only digests and scrypt hashes: a dump
  * gives no key and no password (the server hashes, decision 0061).
  *
@@ -77,7 +77,7 @@ elseif op == 'delete' then
   redis.call('ZREM', A .. 'ids', id)
   for _, keyId in ipairs(redis.call('SMEMBERS', A .. 'ak:' .. id)) do dropKey(keyId) end
   redis.call('DEL', A .. 'ak:' .. id)
-  for _, token in ipairs(redis.call('SMEMBERS', A .. 'al:' .. id)) do redis.call('HDEL', A .. 'login', token) end
+  for _, token in ipairs(redis.call('ZRANGE', A .. 'al:' .. id, 0, -1)) do redis.call('HDEL', A .. 'login', token) end
   redis.call('DEL', A .. 'al:' .. id)
   return 1
 elseif op == 'addKey' then
@@ -128,30 +128,46 @@ elseif op == 'addInvite' then
 elseif op == 'takeInvite' then
   return redis.call('HDEL', A .. 'inv', ARGV[3])
 elseif op == 'addLogin' then
+  -- The account's log-ins in the order they were made (a counter as the score); past the
+  -- account's most (ARGV[6]), its oldest are signed out.
+  local mine = A .. 'al:' .. ARGV[4]
   redis.call('HSET', A .. 'login', ARGV[3], ARGV[5])
-  redis.call('SADD', A .. 'al:' .. ARGV[4], ARGV[3])
+  redis.call('ZADD', mine, redis.call('INCR', A .. 'lseq'), ARGV[3])
+  local over = redis.call('ZCARD', mine) - tonumber(ARGV[6])
+  if over > 0 then
+    for _, token in ipairs(redis.call('ZRANGE', mine, 0, over - 1)) do
+      redis.call('HDEL', A .. 'login', token)
+    end
+    redis.call('ZREMRANGEBYRANK', mine, 0, over - 1)
+  end
   return 1
 elseif op == 'login' then
   return redis.call('HGET', A .. 'login', ARGV[3])
 elseif op == 'dropLogin' then
   local json = redis.call('HGET', A .. 'login', ARGV[3])
   if json then
-    redis.call('SREM', A .. 'al:' .. cjson.decode(json).accountId, ARGV[3])
+    redis.call('ZREM', A .. 'al:' .. cjson.decode(json).accountId, ARGV[3])
     redis.call('HDEL', A .. 'login', ARGV[3])
   end
   return 1
-elseif op == 'hit' or op == 'peek' then
+elseif op == 'unhit' then
+  -- Takes back one hit of a window still running (a log-in counted before its check).
+  local k = A .. 'hit:' .. ARGV[3]
+  local count = tonumber(redis.call('HGET', k, 'n') or '0')
+  local resetAt = tonumber(redis.call('HGET', k, 'r') or '0')
+  if count > 0 and tonumber(ARGV[4]) < resetAt then redis.call('HINCRBY', k, 'n', -1) end
+  return 1
+elseif op == 'hit' then
   local k = A .. 'hit:' .. ARGV[3]
   local now = tonumber(ARGV[4])
   local count = tonumber(redis.call('HGET', k, 'n') or '0')
   local resetAt = tonumber(redis.call('HGET', k, 'r') or '0')
   if count == 0 or now >= resetAt then
-    if op == 'peek' then return {'0', ARGV[4]} end
     count, resetAt = 1, now + tonumber(ARGV[5])
     redis.call('HSET', k, 'n', 1, 'r', string.format('%.0f', resetAt))
     -- Bounded in memory by real time too: a window ends, its counter goes (a minute's slack).
     redis.call('PEXPIRE', k, tonumber(ARGV[5]) + 60000)
-  elseif op == 'hit' then
+  else
     count = redis.call('HINCRBY', k, 'n', 1)
   end
   return {tostring(count), string.format('%.0f', resetAt)}
@@ -260,8 +276,14 @@ export const createRedisAccountStore = (connection: RedisConnection): AccountSto
     async takeInvite(codeHash) {
       return (await write('takeInvite', codeHash)) === 1
     },
-    async addLogin(tokenHash, login: LoginRecord) {
-      await write('addLogin', tokenHash, login.accountId, JSON.stringify(login))
+    async addLogin(tokenHash, login: LoginRecord, maxPerAccount) {
+      await write(
+        'addLogin',
+        tokenHash,
+        login.accountId,
+        JSON.stringify(login),
+        maxPerAccount.toFixed(0),
+      )
     },
     async login(tokenHash, now) {
       const json = await read('login', tokenHash)
@@ -277,8 +299,8 @@ export const createRedisAccountStore = (connection: RedisConnection): AccountSto
     async hit(counter, windowMs, now) {
       return toCount(await write('hit', counter, now.toFixed(0), windowMs.toFixed(0)))
     },
-    async peekHits(counter, now) {
-      return toCount(await read('peek', counter, now.toFixed(0)))
+    async unhit(counter, now) {
+      await write('unhit', counter, now.toFixed(0))
     },
   }
   return store

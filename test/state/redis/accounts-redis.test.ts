@@ -109,6 +109,34 @@ const defineSuite = (
       expect(statuses.filter((s) => s === 201)).toHaveLength(10)
       expect(statuses.filter((s) => s === 409)).toHaveLength(6)
     })
+
+    it('counts failed log-ins exactly across instances, and keeps at most 20 log-ins an account', async () => {
+      const password = 'correct horse battery staple 42'
+      const email = `throttle-${Date.now()}@example.com`
+      expect((await portalClient(a.origin).signup(email, password)).status).toBe(201)
+      // 20 log-ins through both instances, then one more: the account's oldest is signed out.
+      const first = portalClient(a.origin)
+      expect((await first.api('POST', '/login', { email, password })).status).toBe(204)
+      expect((await first.api('GET', '/me')).status).toBe(200)
+      for (let i = 0; i < 20; i += 1) {
+        const next = portalClient(i % 2 === 0 ? b.origin : a.origin)
+        expect((await next.api('POST', '/login', { email, password })).status).toBe(204)
+      }
+      expect((await first.api('GET', '/me')).status).toBe(401)
+      // 30 wrong guesses at once through both: each counted before its check, so exactly 10
+      // are checked (401) and the rest refused (429), whichever instance answers.
+      const guesses = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          portalClient(i % 2 === 0 ? a.origin : b.origin).api('POST', '/login', {
+            email,
+            password: `wrong password number ${i}`,
+          }),
+        ),
+      )
+      const statuses = guesses.map((x) => x.status)
+      expect(statuses.filter((s) => s === 401)).toHaveLength(10)
+      expect(statuses.filter((s) => s === 429)).toHaveLength(20)
+    })
   })
 
 defineSuite('accounts on one Redis, two instances', async () => {
