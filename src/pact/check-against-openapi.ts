@@ -202,8 +202,9 @@ export const checkAgainstOpenApi = (doc: OpenApiDocument, answer: CheckedAnswer)
     return [`no operation of the OpenAPI document answers ${answer.method} ${answer.path}`]
   const responses = isObject(operation.responses) ? operation.responses : {}
   const code = String(answer.status)
-  const declared =
-    (Object.hasOwn(responses, code) ? responses[code] : undefined) ?? responses.default
+  const declared = [code, `${code[0]}XX`, `${code[0]}xx`, 'default']
+    .map((name) => (Object.hasOwn(responses, name) ? responses[name] : undefined))
+    .find((found) => found !== undefined)
   if (declared === undefined)
     return [
       `status ${answer.status} is not declared for ${answer.operationId} by the OpenAPI document`,
@@ -212,7 +213,16 @@ export const checkAgainstOpenApi = (doc: OpenApiDocument, answer: CheckedAnswer)
   const content = isObject(response.content) ? response.content : {}
   if (!answer.hasBody) return []
   const media = answer.contentType?.split(';')[0]?.trim().toLowerCase() ?? ''
-  const entry = Object.hasOwn(content, media) ? content[media] : undefined
+  // The answer's media type, else the range that covers it (`application/*`, `*/*`), as a
+  // broker matches content (the declared keys compared without case or parameters).
+  const declaredMedia = new Map(
+    Object.keys(content).map((key) => [key.split(';')[0]?.trim().toLowerCase() ?? '', key]),
+  )
+  const key = [media, `${media.split('/')[0]}/*`, '*/*']
+    .map((name) => declaredMedia.get(name))
+    .find((found) => found !== undefined)
+  const entry =
+    media === '' || key === undefined || !Object.hasOwn(content, key) ? undefined : content[key]
   if (!isObject(entry))
     return [
       `the OpenAPI document declares no ${media === '' ? 'body without a media type' : `${media} body`} for ${answer.operationId} ${answer.status}`,
