@@ -119,12 +119,18 @@ const shapeRecord = (
     )
     if (fields.size > 0) {
       input.faker.seed(seedFor(input.seed, `${shape.path}#${seq}#repair`))
-      const repaired = { ...record }
-      for (const name of fields)
-        repaired[name] = generateFromSchema(input.faker, own(properties, name) ?? {}, {
-          name,
-          examples: false,
-        })
+      const repaired = {
+        ...record,
+        ...Object.fromEntries(
+          [...fields].map((name) => [
+            name,
+            generateFromSchema(input.faker, own(properties, name) ?? {}, {
+              name,
+              examples: false,
+            }),
+          ]),
+        ),
+      }
       const second = recordValid(shape, repaired)
       if (second === true) record = repaired
       result = second
@@ -353,7 +359,9 @@ export const answerCollection = (input: CollectionInput): SandboxResponse => {
         input,
         next,
         stored.seq,
-        stored.value[shape.idField] as string | number,
+        (Object.hasOwn(stored.value, shape.idField) ? stored.value[shape.idField] : undefined) as
+          | string
+          | number,
       )
       // A new record, not a change in place: the seeded ones are shared by every session.
       records.byId.set(key, { seq: stored.seq, value: record })

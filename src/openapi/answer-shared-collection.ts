@@ -88,7 +88,14 @@ export const answerSharedCollection = async (
       (r) => r.seq === records.nextSeq - 1 && r.seq >= seq,
     )
     if (created !== undefined)
-      await shared.write(session, key, String(created.value[shape.idField]), created)
+      await shared.write(
+        session,
+        key,
+        String(
+          Object.hasOwn(created.value, shape.idField) ? created.value[shape.idField] : undefined,
+        ),
+        created,
+      )
     return response
   }
   const response = answerCollection({ ...input, records })

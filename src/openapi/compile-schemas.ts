@@ -210,24 +210,38 @@ export const createSchemaCompiler = (
   const body = (schema: JsonSchema, onStack: Set<JsonSchema>): JsonSchema => {
     seen.add(schema)
     onStack.add(schema)
-    const out: JsonSchema = {}
-    for (const [key, value] of Object.entries(schema)) {
-      if (DROPPED.has(key) || key.startsWith('x-')) continue
-      if ((ONE as readonly string[]).includes(key)) out[key] = sub(value, onStack)
-      else if (key === 'items')
-        out[key] = Array.isArray(value) ? value.map((v) => sub(v, onStack)) : sub(value, onStack)
-      else if ((LISTS as readonly string[]).includes(key))
-        out[key] = Array.isArray(value) ? value.map((v) => sub(v, onStack)) : []
-      else if ((MAPS as readonly string[]).includes(key))
-        out[key] = isObject(value)
-          ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sub(v, onStack)]))
-          : {}
-      else if (key === 'dependencies' && isObject(value))
-        out[key] = Object.fromEntries(
-          Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v : sub(v, onStack)]),
-        )
-      else out[key] = value
-    }
+    // Built from entries: a property named `__proto__` stays an own key (an assignment would set the prototype).
+    const out: JsonSchema = Object.fromEntries(
+      Object.entries(schema).flatMap(([key, value]): [string, unknown][] => {
+        if (DROPPED.has(key) || key.startsWith('x-')) return []
+        if ((ONE as readonly string[]).includes(key)) return [[key, sub(value, onStack)]]
+        if (key === 'items')
+          return [
+            [key, Array.isArray(value) ? value.map((v) => sub(v, onStack)) : sub(value, onStack)],
+          ]
+        if ((LISTS as readonly string[]).includes(key))
+          return [[key, Array.isArray(value) ? value.map((v) => sub(v, onStack)) : []]]
+        if ((MAPS as readonly string[]).includes(key))
+          return [
+            [
+              key,
+              isObject(value)
+                ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, sub(v, onStack)]))
+                : {},
+            ],
+          ]
+        if (key === 'dependencies' && isObject(value))
+          return [
+            [
+              key,
+              Object.fromEntries(
+                Object.entries(value).map(([k, v]) => [k, Array.isArray(v) ? v : sub(v, onStack)]),
+              ),
+            ],
+          ]
+        return [[key, value]]
+      }),
+    )
     onStack.delete(schema)
     return dialect === '3.0' ? fromOpenApi30(schema, out) : out
   }
@@ -312,9 +326,9 @@ const fromOpenApi30 = (source: JsonSchema, out: JsonSchema): JsonSchema => {
 const canonical = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`
   if (isObject(value))
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+    return `{${Object.entries(value)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
       .join(',')}}`
   return JSON.stringify(value) ?? 'undefined'
 }

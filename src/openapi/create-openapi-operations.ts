@@ -123,20 +123,21 @@ const successHeaders = (
   faker: Faker,
   basePath: string,
 ): Record<string, string> => {
-  const out: Record<string, string> = {}
-  for (const header of op.success.headers) {
-    const given = header.example?.value
-    const value =
-      given !== undefined && typeof given !== 'object'
-        ? given
-        : header.name.toLowerCase() === 'location' &&
-            header.schema.pattern === undefined &&
-            header.schema.format === undefined
-          ? `${basePath}${op.path.replace(/\{[^}]*\}/g, '1')}`
-          : generateFromSchema(faker, header.schema, { name: header.name, examples: false })
-    out[header.name] = typeof value === 'string' ? value : JSON.stringify(value)
-  }
-  return out
+  // From entries: a header named `__proto__` or `constructor` stays an own key.
+  return Object.fromEntries(
+    op.success.headers.map((header) => {
+      const given = header.example?.value
+      const value =
+        given !== undefined && typeof given !== 'object'
+          ? given
+          : header.name.toLowerCase() === 'location' &&
+              header.schema.pattern === undefined &&
+              header.schema.format === undefined
+            ? `${basePath}${op.path.replace(/\{[^}]*\}/g, '1')}`
+            : generateFromSchema(faker, header.schema, { name: header.name, examples: false })
+      return [header.name, typeof value === 'string' ? value : JSON.stringify(value)]
+    }),
+  )
 }
 
 /** A small HTML page around a text. */

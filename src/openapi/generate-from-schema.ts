@@ -53,7 +53,17 @@ const num = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined
 
 const has = (schema: JsonSchema, key: string): boolean =>
-  Object.hasOwn(schema, key) && schema[key] !== undefined
+  (Object.hasOwn(schema, key) ? schema[key] : undefined) !== undefined
+
+/** Sets an own key, even one named `__proto__` (an assignment would set the prototype). */
+const setOwn = (target: object, key: string, value: unknown): void => {
+  Object.defineProperty(target, key, {
+    value,
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  })
+}
 
 /** The schema's own example, when it gives one (3.1 `examples` first). */
 const exampleOf = (schema: JsonSchema): { value: unknown } | undefined => {
@@ -125,17 +135,20 @@ export const mergeAllOf = (schema: JsonSchema, level = 0): JsonSchema => {
   for (const part of parts) {
     for (const [key, value] of Object.entries(part)) {
       if (value === undefined || key === 'allOf') continue
-      const mine = merged[key]
+      const mine = Object.hasOwn(merged, key) ? merged[key] : undefined
       switch (key) {
         case 'properties':
           if (!isObject(value)) break
           for (const [name, sub] of Object.entries(value)) {
             if (!isObject(sub)) continue
             const before = Object.hasOwn(properties, name) ? properties[name] : undefined
-            properties[name] =
+            setOwn(
+              properties,
+              name,
               before === undefined || level >= HARD_DEPTH
                 ? sub
-                : mergeAllOf({ allOf: [before, sub] }, level + 1)
+                : mergeAllOf({ allOf: [before, sub] }, level + 1),
+            )
           }
           break
         case 'required':
@@ -194,7 +207,7 @@ export const mergeAllOf = (schema: JsonSchema, level = 0): JsonSchema => {
           merged[key] = mine === false ? false : value
           break
         default:
-          if (mine === undefined) merged[key] = value
+          if (mine === undefined) setOwn(merged, key, value)
       }
     }
   }
@@ -517,7 +530,7 @@ const setApart = (
       if (Object.hasOwn(out, name) || Object.hasOwn(ownProperties, name) || !isObject(sub)) continue
       const wrong = wrongTypeFor(sub)
       if (wrong === undefined) continue
-      out[name] = wrong
+      setOwn(out, name, wrong)
       break
     }
   }

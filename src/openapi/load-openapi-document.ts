@@ -253,7 +253,8 @@ export const loadOpenApiDocument = async (source: OpenApiSource): Promise<OpenAp
         value = undefined
         break
       }
-      value = (value as Record<string, unknown>)[token]
+      const holder = value as Record<string, unknown>
+      value = Object.hasOwn(holder, token) ? holder[token] : undefined
     }
     const last = siteOf.get(value)
     if (last !== undefined) value = resolve(last, hops + 1)
@@ -278,8 +279,14 @@ export const loadOpenApiDocument = async (source: OpenApiSource): Promise<OpenAp
         : value,
     )
   }
+  // defineProperty: a $ref under a key named `__proto__` replaces that own key, not the prototype.
   for (const [site, value] of resolved)
-    (site.holder as Record<string | number, unknown>)[site.key] = value
+    Object.defineProperty(site.holder as object, site.key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    })
 
   const document = main.root as Partial<OpenApiDocument> | null
   const version = typeof document?.openapi === 'string' ? document.openapi : undefined

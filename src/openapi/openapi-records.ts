@@ -80,7 +80,10 @@ export const freezeSeed = (
   const { byId, nextSeq } = loadCollection(shape, snapshot)
   const frozen = new Map<string, StoredRecord>()
   for (const value of byId.values())
-    frozen.set(String(value.value[shape.idField]), deepFreeze(value))
+    frozen.set(
+      String(Object.hasOwn(value.value, shape.idField) ? value.value[shape.idField] : undefined),
+      deepFreeze(value),
+    )
   return { byId: frozen, nextSeq }
 }
 

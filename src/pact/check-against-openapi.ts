@@ -222,7 +222,7 @@ export const checkAgainstOpenApi = (doc: OpenApiDocument, answer: CheckedAnswer)
     .map((name) => declaredMedia.get(name))
     .find((found) => found !== undefined)
   const entry =
-    media === '' || key === undefined || !Object.hasOwn(content, key) ? undefined : content[key]
+    media !== '' && key !== undefined && Object.hasOwn(content, key) ? content[key] : undefined
   if (!isObject(entry))
     return [
       `the OpenAPI document declares no ${media === '' ? 'body without a media type' : `${media} body`} for ${answer.operationId} ${answer.status}`,

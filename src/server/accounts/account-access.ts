@@ -68,6 +68,6 @@ export const accountOf = async (
 }
 
 const headerText = (req: IncomingMessage, name: string): string | undefined => {
-  const value = req.headers[name]
+  const value = Object.hasOwn(req.headers, name) ? req.headers[name] : undefined
   return typeof value === 'string' ? value : undefined
 }
