@@ -491,3 +491,83 @@ describe('what a document may cost (item 17)', () => {
     expect(given).toEqual(before)
   })
 })
+
+describe('keys named as Object.prototype members (__proto__, constructor)', () => {
+  // A JSON file: JSON.parse keeps `__proto__` as an own key, as any real document would.
+  const ITEM = {
+    type: 'object',
+    required: ['id', 'name'],
+    properties: {
+      id: { type: 'integer' },
+      name: { type: 'string' },
+    },
+  }
+  // In an allOf part: merging the parts copies the properties by name.
+  const MORE = {
+    type: 'object',
+    required: ['__proto__', 'constructor'],
+    properties: { constructor: { type: 'string', example: 'c' } },
+  }
+  const text = JSON.stringify(
+    doc(
+      {
+        '/items': {
+          get: {
+            responses: { 200: ok({ type: 'array', items: { $ref: '#/components/schemas/Item' } }) },
+          },
+          post: {
+            requestBody: {
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Item' } } },
+            },
+            responses: { 201: ok({ $ref: '#/components/schemas/Item' }) },
+          },
+        },
+        '/items/{id}': {
+          get: {
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+            responses: { 200: ok({ $ref: '#/components/schemas/Item' }) },
+          },
+        },
+      },
+      { Item: { allOf: [ITEM, MORE] } },
+    ),
+  )
+
+  it('starts, keeps them as fields of records and answers, and answers valid', async () => {
+    // An object literal's __proto__ sets the prototype: the property goes into the JSON text.
+    const source = file(
+      'proto-keys.json',
+      text.replace(
+        '"constructor":{',
+        '"__proto__":{"type":"string","example":"p"},"constructor":{',
+      ),
+    )
+    const api = await open(source)
+    const list = call(api, 'GET /items', '/items')
+    expect(list.status).toBe(200)
+    const listOp = api.operations.find((o) => o.id === 'GET /items') as CompiledOperation
+    expect(listOp.success.check?.(list.json)).toBe(true)
+    for (const item of list.json as Record<string, unknown>[]) {
+      expect(Object.getOwnPropertyDescriptor(item, '__proto__')?.value).toBe('p')
+      expect(Object.getOwnPropertyDescriptor(item, 'constructor')?.value).toBe('c')
+    }
+    const body = JSON.parse('{"id":7,"name":"n","__proto__":"own","constructor":"c2"}')
+    const created = call(api, 'POST /items', '/items', { body })
+    expect(created.status).toBe(201)
+    const record = created.json as Record<string, unknown>
+    expect(Object.hasOwn(record, '__proto__')).toBe(true)
+    expect(Object.getOwnPropertyDescriptor(record, '__proto__')?.value).toBe('own')
+    expect(Object.getOwnPropertyDescriptor(record, 'constructor')?.value).toBe('c2')
+    const id = String(record.id)
+    const read = call(api, 'GET /items/{id}', `/items/${id}`, { params: { id } })
+    expect(read.status).toBe(200)
+    const back = read.json as Record<string, unknown>
+    expect(Object.getOwnPropertyDescriptor(back, '__proto__')?.value).toBe('own')
+    expect(Object.getOwnPropertyDescriptor(back, 'constructor')?.value).toBe('c2')
+    const getOp = api.operations.find((o) => o.id === 'GET /items/{id}') as CompiledOperation
+    expect(getOp.success.check?.(read.json)).toBe(true)
+    // A value of the wrong type under __proto__ is refused: the schema's property is checked.
+    const wrong = JSON.parse('{"id":8,"name":"n","__proto__":5}')
+    expect(call(api, 'POST /items', '/items', { body: wrong }).status).toBe(400)
+  })
+})
