@@ -70,6 +70,12 @@ export interface CollectionShape {
   check: SchemaCheck
   /** The list's own item schema when it is not the record's (a summary requiring other fields), and its check. */
   listItem: { schema: JsonSchema; check: SchemaCheck } | undefined
+  /**
+   * The create's answer schema when it describes the same record (it carries the id) in
+   * another shape than the item's answer (Adyen: the create's session and the fetch's
+   * `{ id, status }`): records are valid by both, so a create reads back as it answered.
+   */
+  created?: { schema: JsonSchema; check: SchemaCheck } | undefined
   /** The property of the item's answer that holds the record (`{ data: record }`, Twitter), when it wraps one. */
   wrappedIn?: string | undefined
 }
@@ -437,6 +443,18 @@ export const compileOpenApiOperations = (
       listed === undefined || listed.items === item || sameJson(listed.items, item)
         ? undefined
         : { schema: listed.items, check: compile(listed.items) }
+    const creator = onBase.find((f) => f.method === 'POST')
+    const createdSchema = creator === undefined ? undefined : successOf(creator.operation).schema
+    const created =
+      createdSchema === undefined ||
+      wrapper !== undefined ||
+      createdSchema === item ||
+      sameJson(createdSchema, item) ||
+      createdSchema.additionalProperties === false ||
+      item.additionalProperties === false ||
+      !Object.hasOwn(propertiesOf(createdSchema), idField)
+        ? undefined
+        : { schema: createdSchema, check: compile(createdSchema) }
     const collection: CollectionShape = {
       path: onBase[0]?.path ?? base,
       idParam: names[0] ?? '',
@@ -448,6 +466,7 @@ export const compileOpenApiOperations = (
       properties,
       check: compile(item),
       listItem,
+      created,
       wrappedIn: wrapper?.name,
     }
     collections.set(shapeOf(base), collection)

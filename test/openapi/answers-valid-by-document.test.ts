@@ -1053,3 +1053,69 @@ describe('a created record reads back as created when both answers wrap it (Twit
     expect(read.json).toEqual(created.json)
   })
 })
+
+describe("a create whose answer and the fetch's describe one record differently (Adyen sessions)", () => {
+  const sessions = doc(
+    {
+      '/sessions': {
+        post: {
+          operationId: 'postSessions',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['amount', 'reference'],
+                  properties: { amount: { type: 'integer' }, reference: { type: 'string' } },
+                },
+              },
+            },
+          },
+          responses: { '201': json(ref('Session')) },
+        },
+      },
+      '/sessions/{sessionId}': {
+        get: {
+          operationId: 'getSessionResult',
+          parameters: [idParam('sessionId', { type: 'string' })],
+          responses: {
+            '200': json({
+              type: 'object',
+              properties: {
+                id: { type: 'string' },
+                status: { type: 'string', enum: ['active', 'completed'] },
+              },
+            }),
+          },
+        },
+      },
+    },
+    {
+      Session: {
+        type: 'object',
+        required: ['id', 'amount', 'reference', 'expiresAt'],
+        properties: {
+          id: { type: 'string' },
+          amount: { type: 'integer' },
+          reference: { type: 'string' },
+          expiresAt: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+  )
+
+  it('answers the create with a record valid by both, and the fetch reads it back as created', async () => {
+    const api = await open(sessions)
+    expect(byId(api, 'postSessions').role).toBe('create')
+    const created = call(api, 'postSessions', { body: { amount: 1000, reference: 'order-7' } })
+    expect(created.status).toBe(201)
+    expectValidByDocument(sessions, '/sessions', 'post', created)
+    const record = created.json as { id: string; amount: number; reference: string }
+    expect(record).toMatchObject({ amount: 1000, reference: 'order-7' })
+    const read = call(api, 'getSessionResult', { params: { sessionId: record.id } })
+    expect(read.status).toBe(200)
+    expectValidByDocument(sessions, '/sessions/{sessionId}', 'get', read)
+    expect(read.json).toEqual(created.json)
+  })
+})
