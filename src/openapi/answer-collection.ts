@@ -219,9 +219,15 @@ const withDeclared = (
   const base: unknown = JSON.parse(declared)
   if (typeof base !== 'object' || base === null || Array.isArray(base)) return declared
   const properties = propertiesOf(schema)
+  // Beside the record, only what the schema requires: optional fields drawn once per operation
+  // (`errors`, `includes`) would make the create's answer and the fetch's differ (Twitter).
+  const required = new Set(requiredOf(schema))
+  const bare = Object.fromEntries(Object.entries(base).filter(([name]) => required.has(name)))
   for (const name of Object.keys(properties)) {
-    const wrapped = { ...base, [name]: record }
-    if (check(wrapped) === true) return JSON.stringify(wrapped)
+    for (const around of [bare, base]) {
+      const wrapped = { ...around, [name]: record }
+      if (check(wrapped) === true) return JSON.stringify(wrapped)
+    }
   }
   // No property wraps it: the record itself when the schema takes it, else its fields overlaid.
   if (check(record) === true) return JSON.stringify(record)

@@ -70,6 +70,14 @@ export interface CollectionShape {
   check: SchemaCheck
   /** The list's own item schema when it is not the record's (a summary requiring other fields), and its check. */
   listItem: { schema: JsonSchema; check: SchemaCheck } | undefined
+  /**
+   * The create's answer schema when it describes the same record (it carries the id) in
+   * another shape than the item's answer (Adyen: the create's session and the fetch's
+   * `{ id, status }`): records are valid by both, so a create reads back as it answered.
+   */
+  created?: { schema: JsonSchema; check: SchemaCheck } | undefined
+  /** The property of the item's answer that holds the record (`{ data: record }`, Twitter), when it wraps one. */
+  wrappedIn?: string | undefined
 }
 
 /** One response the document declares for an operation (`200`, `4XX`, `default`), its JSON schema compiled. */
@@ -408,13 +416,22 @@ export const compileOpenApiOperations = (
       list.find((f) => f.method === 'PUT') ??
       onBase.find((f) => f.method === 'POST')
     if (source === undefined) continue
-    const item = successOf(source.operation).schema
-    if (item === undefined) continue
-    const properties = propertiesOf(item)
+    const answer = successOf(source.operation).schema
+    if (answer === undefined) continue
     const names = list.map((f) => /\{([^{}/]+)\}$/.exec(f.path)?.[1] ?? '')
-    const idField =
-      names.find((name) => Object.hasOwn(properties, name)) ??
-      (Object.hasOwn(properties, 'id') ? 'id' : undefined)
+    const idFieldOf = (schema: JsonSchema): string | undefined => {
+      const own = propertiesOf(schema)
+      return (
+        names.find((name) => Object.hasOwn(own, name)) ??
+        (Object.hasOwn(own, 'id') ? 'id' : undefined)
+      )
+    }
+    // The record is the answer, or the one object property of the answer that carries the id
+    // (`{ data: record, errors, includes }`, Twitter): then every answer of one record wraps it.
+    const wrapper = idFieldOf(answer) === undefined ? wrappingOf(answer, idFieldOf) : undefined
+    const item = wrapper === undefined ? answer : wrapper.schema
+    const properties = propertiesOf(item)
+    const idField = idFieldOf(item)
     if (idField === undefined) continue
     const idSchema = (Object.hasOwn(properties, idField) ? properties[idField] : undefined) ?? {}
     const idType = idSchema.type === 'integer' || idSchema.type === 'number' ? 'integer' : 'string'
@@ -426,6 +443,18 @@ export const compileOpenApiOperations = (
       listed === undefined || listed.items === item || sameJson(listed.items, item)
         ? undefined
         : { schema: listed.items, check: compile(listed.items) }
+    const creator = onBase.find((f) => f.method === 'POST')
+    const createdSchema = creator === undefined ? undefined : successOf(creator.operation).schema
+    const created =
+      createdSchema === undefined ||
+      wrapper !== undefined ||
+      createdSchema === item ||
+      sameJson(createdSchema, item) ||
+      createdSchema.additionalProperties === false ||
+      item.additionalProperties === false ||
+      !Object.hasOwn(propertiesOf(createdSchema), idField)
+        ? undefined
+        : { schema: createdSchema, check: compile(createdSchema) }
     const collection: CollectionShape = {
       path: onBase[0]?.path ?? base,
       idParam: names[0] ?? '',
@@ -437,6 +466,8 @@ export const compileOpenApiOperations = (
       properties,
       check: compile(item),
       listItem,
+      created,
+      wrappedIn: wrapper?.name,
     }
     collections.set(shapeOf(base), collection)
   }
@@ -486,6 +517,20 @@ const itemsOf = (schema: JsonSchema): JsonSchema =>
     ? (schema.items as JsonSchema)
     : {}
 
+/** The one object property of an answer whose schema carries the id field (`data` in `{ data: record, errors }`). */
+const wrappingOf = (
+  answer: JsonSchema,
+  idFieldOf: (schema: JsonSchema) => string | undefined,
+): { name: string; schema: JsonSchema } | undefined => {
+  const carrying = Object.entries(propertiesOf(answer)).filter(
+    ([, sub]) => !isArraySchema(sub) && idFieldOf(sub) !== undefined,
+  )
+  const [only] = carrying
+  return carrying.length === 1 && only !== undefined
+    ? { name: only[0], schema: only[1] }
+    : undefined
+}
+
 /**
  * How a list's answer holds the records: a bare array, or an object with the
  * array in one property (`data`, `items`, `members`): the one whose items
@@ -526,9 +571,16 @@ const roleOf = (
   const own = collections.get(shapeOf(path))
   if (own !== undefined) {
     if (method === 'POST') {
+      // Its answer is the record, or wraps it where the item's answer does (`{ data: record }`).
+      const wrapped =
+        own.wrappedIn === undefined || success.schema === undefined
+          ? undefined
+          : propertiesOf(success.schema)[own.wrappedIn]
       const answersRecord =
         success.schema !== undefined &&
-        (success.schema === own.item || sameJson(success.schema, own.item))
+        (success.schema === own.item ||
+          sameJson(success.schema, own.item) ||
+          (wrapped !== undefined && Object.hasOwn(propertiesOf(wrapped), own.idField)))
       return success.status === 201 || answersRecord
         ? { role: 'create', collection: own }
         : { role: 'static' }

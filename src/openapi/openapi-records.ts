@@ -156,20 +156,22 @@ export const idFor = (
   return typeof drawn === 'string' ? drawn : String(seq)
 }
 
-/** The item schema seeded records and created ones follow: the record's, with the list's own item schema when it asks more. */
-export const recordSchemaOf = (shape: CollectionShape): JsonSchema =>
-  shape.listItem === undefined
-    ? shape.item
-    : mergeAllOf({ allOf: [shape.item, shape.listItem.schema] })
+/** The item schema seeded records and created ones follow: the record's, with the list's own item schema and the create's answer when they ask more. */
+export const recordSchemaOf = (shape: CollectionShape): JsonSchema => {
+  const others = [shape.listItem, shape.created].flatMap((o) => (o === undefined ? [] : [o.schema]))
+  return others.length === 0 ? shape.item : mergeAllOf({ allOf: [shape.item, ...others] })
+}
 
-/** Whether a record is valid as a record and as a listed item. */
+/** Whether a record is valid as a record, as a listed item and as the create's answer. */
 export const recordValid = (
   shape: CollectionShape,
   record: unknown,
 ): true | ReturnType<SchemaCheck> => {
   const own = shape.check(record)
   if (own !== true) return own
-  return shape.listItem === undefined ? true : shape.listItem.check(record)
+  const listed = shape.listItem === undefined ? true : shape.listItem.check(record)
+  if (listed !== true) return listed
+  return shape.created === undefined ? true : shape.created.check(record)
 }
 
 /** A seed per collection, so that adding one leaves the others' records as they were. */

@@ -962,3 +962,160 @@ describe('a create whose answer is not the record carries the record (Twitter, A
     expect((read.json as { id: string }).id).toBe(id)
   })
 })
+
+describe('a created record reads back as created when both answers wrap it (Twitter lists)', () => {
+  const errors = {
+    type: 'array',
+    minItems: 1,
+    items: {
+      type: 'object',
+      required: ['title'],
+      properties: { title: { type: 'string' } },
+    },
+  }
+  const lists = doc(
+    {
+      '/lists': {
+        post: {
+          operationId: 'listIdCreate',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['name'],
+                  properties: { name: { type: 'string', minLength: 1, maxLength: 25 } },
+                },
+              },
+            },
+          },
+          responses: {
+            '200': json({
+              type: 'object',
+              properties: {
+                data: {
+                  type: 'object',
+                  required: ['id', 'name'],
+                  properties: { id: ref('ListId'), name: { type: 'string' } },
+                },
+                errors,
+              },
+            }),
+          },
+        },
+      },
+      '/lists/{id}': {
+        get: {
+          operationId: 'listIdGet',
+          parameters: [idParam('id', ref('ListId'))],
+          responses: {
+            '200': json({
+              type: 'object',
+              properties: {
+                data: ref('List'),
+                errors,
+                includes: {
+                  type: 'object',
+                  properties: { users: { type: 'array', items: { type: 'object' } } },
+                },
+              },
+            }),
+          },
+        },
+      },
+    },
+    {
+      ListId: { type: 'string', pattern: '^[0-9]{1,19}$' },
+      List: {
+        type: 'object',
+        required: ['id', 'name'],
+        properties: {
+          id: ref('ListId'),
+          name: { type: 'string' },
+          private: { type: 'boolean' },
+          follower_count: { type: 'integer' },
+        },
+      },
+    },
+  )
+
+  it('answers the create and the fetch with the same `{ data }`, no optional fields drawn beside it', async () => {
+    const api = await open(lists)
+    const created = call(api, 'listIdCreate', { body: { name: 'Birds' } })
+    expectValidByDocument(lists, '/lists', 'post', created)
+    const body = created.json as { data: { id: string; name: string } }
+    expect(Object.keys(body)).toEqual(['data'])
+    expect(body.data.name).toBe('Birds')
+    const read = call(api, 'listIdGet', { params: { id: body.data.id } })
+    expectValidByDocument(lists, '/lists/{id}', 'get', read)
+    expect(read.status).toBe(200)
+    expect(read.json).toEqual(created.json)
+  })
+})
+
+describe("a create whose answer and the fetch's describe one record differently (Adyen sessions)", () => {
+  const sessions = doc(
+    {
+      '/sessions': {
+        post: {
+          operationId: 'postSessions',
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['amount', 'reference'],
+                  properties: { amount: { type: 'integer' }, reference: { type: 'string' } },
+                },
+              },
+            },
+          },
+          responses: { '201': json(ref('Session')) },
+        },
+      },
+      '/sessions/{sessionId}': {
+        get: {
+          operationId: 'getSessionResult',
+          parameters: [idParam('sessionId', { type: 'string' })],
+          responses: {
+            '200': json({
+              type: 'object',
+              properties: {
+                id: { type: 'string' },
+                status: { type: 'string', enum: ['active', 'completed'] },
+              },
+            }),
+          },
+        },
+      },
+    },
+    {
+      Session: {
+        type: 'object',
+        required: ['id', 'amount', 'reference', 'expiresAt'],
+        properties: {
+          id: { type: 'string' },
+          amount: { type: 'integer' },
+          reference: { type: 'string' },
+          expiresAt: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+  )
+
+  it('answers the create with a record valid by both, and the fetch reads it back as created', async () => {
+    const api = await open(sessions)
+    expect(byId(api, 'postSessions').role).toBe('create')
+    const created = call(api, 'postSessions', { body: { amount: 1000, reference: 'order-7' } })
+    expect(created.status).toBe(201)
+    expectValidByDocument(sessions, '/sessions', 'post', created)
+    const record = created.json as { id: string; amount: number; reference: string }
+    expect(record).toMatchObject({ amount: 1000, reference: 'order-7' })
+    const read = call(api, 'getSessionResult', { params: { sessionId: record.id } })
+    expect(read.status).toBe(200)
+    expectValidByDocument(sessions, '/sessions/{sessionId}', 'get', read)
+    expect(read.json).toEqual(created.json)
+  })
+})
