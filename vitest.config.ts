@@ -51,10 +51,5 @@ export default defineConfig({
       PACT_DO_NOT_TRACK: 'true',
     },
     reporters: ['default', './test/support/summary-reporter.ts'],
-    // Three files at once on the 2-core machines (vitest's default there is one): most files wait
-    // on a child process, a socket, Redis or Chromium rather than on the CPU. The whole suite
-    // took 390 s with three against 522 s with one, the same 6,063 tests, in the same hour
-    // (docs/development.md).
-    maxWorkers: 3,
   },
 })

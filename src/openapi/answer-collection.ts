@@ -270,6 +270,26 @@ const readLimit = (input: CollectionInput): number => {
   )
 }
 
+/**
+ * A record as the list shows it: where the list's own item schema declares
+ * its properties and differs from the record's (Airflow lists connections
+ * without their `password`), only those, the id kept; else the record whole.
+ */
+const asListed = (
+  shape: CollectionShape,
+  record: Record<string, unknown>,
+): Record<string, unknown> => {
+  const listItem = shape.listItem?.schema
+  if (listItem === undefined) return record
+  const declared = propertiesOf(listItem)
+  if (Object.keys(declared).length === 0) return record
+  return Object.fromEntries(
+    Object.entries(record).filter(
+      ([name]) => Object.hasOwn(declared, name) || name === shape.idField,
+    ),
+  )
+}
+
 const list = (input: CollectionInput): SandboxResponse => {
   const { fidelity, shape } = input
   const limit = readLimit(input)
@@ -302,7 +322,7 @@ const list = (input: CollectionInput): SandboxResponse => {
     params.set('cursor', encodeCursor(last.seq))
     headers.Link = `<${input.base}${shape.path}?${params}>; rel="next"`
   }
-  const records = page.map((r) => r.value)
+  const records = page.map((r) => asListed(shape, r.value))
   const field = input.operation.listField
   return {
     status: input.operation.success.status,

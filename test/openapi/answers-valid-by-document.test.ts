@@ -513,6 +513,72 @@ describe("list items follow the list's own schema (Nexmo members)", () => {
   })
 })
 
+describe('a list shows what its own item schema declares (Airflow connections)', () => {
+  it('leaves out of the list the fields only the fetched record has (a password)', async () => {
+    const connections = doc(
+      {
+        '/connections': {
+          get: {
+            operationId: 'get_connections',
+            responses: {
+              '200': json({
+                type: 'object',
+                properties: {
+                  connections: { type: 'array', items: ref('ConnectionCollectionItem') },
+                  total_entries: { type: 'integer' },
+                },
+              }),
+            },
+          },
+        },
+        '/connections/{connection_id}': {
+          get: {
+            operationId: 'get_connection',
+            parameters: [idParam('connection_id', { type: 'string' })],
+            responses: { '200': json(ref('Connection')) },
+          },
+        },
+      },
+      {
+        ConnectionCollectionItem: {
+          type: 'object',
+          properties: {
+            connection_id: { type: 'string' },
+            conn_type: { type: 'string' },
+            host: { type: 'string' },
+          },
+        },
+        Connection: {
+          allOf: [
+            ref('ConnectionCollectionItem'),
+            {
+              type: 'object',
+              properties: { password: { type: 'string' }, extra: { type: 'string' } },
+            },
+          ],
+        },
+      },
+    )
+    const api = await open(connections)
+    const list = call(api, 'get_connections')
+    expectValidByDocument(connections, '/connections', 'get', list)
+    const listed = (list.json as { connections: Record<string, unknown>[] }).connections
+    expect(listed.length).toBeGreaterThan(0)
+    for (const item of listed) {
+      expect(item).not.toHaveProperty('password')
+      expect(item).not.toHaveProperty('extra')
+    }
+    // The fetched record has them, and agrees with the listed item on every listed field.
+    const first = listed[0] ?? {}
+    const fetched = call(api, 'get_connection', {
+      params: { connection_id: String(first.connection_id) },
+    })
+    expectValidByDocument(connections, '/connections/{connection_id}', 'get', fetched)
+    expect(fetched.json).toHaveProperty('password')
+    expect(fetched.json).toMatchObject(first)
+  })
+})
+
 describe('non-JSON media (xkcd, Wolfram, a text status page)', () => {
   it('answers with a declared Content-Type and a body valid for it', async () => {
     const media = doc({
