@@ -572,10 +572,10 @@ const roleOf = (
   if (own !== undefined) {
     if (method === 'POST') {
       // Its answer is the record, or wraps it where the item's answer does (`{ data: record }`).
+      const answered = success.schema === undefined ? {} : propertiesOf(success.schema)
+      const key = own.wrappedIn
       const wrapped =
-        own.wrappedIn === undefined || success.schema === undefined
-          ? undefined
-          : propertiesOf(success.schema)[own.wrappedIn]
+        key === undefined ? undefined : Object.hasOwn(answered, key) ? answered[key] : undefined
       const answersRecord =
         success.schema !== undefined &&
         (success.schema === own.item ||

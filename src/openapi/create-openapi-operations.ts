@@ -219,11 +219,19 @@ export const createOpenApiOperations = async (
       op.collection === undefined ? [] : [[op.collection.path, op.collection] as const],
     ),
   )
-  for (const shape of shapes.values())
-    seeded.set(
-      shape.path,
-      seedCollection(faker, shape, { seed: options.seed, count: RECORDS_PER_COLLECTION }),
-    )
+  // A collection whose record schema the validator cannot compile starts empty (its requests
+  // answer 500 and a note names it) instead of stopping the start.
+  const unseeded: string[] = []
+  for (const shape of shapes.values()) {
+    let snapshot: CollectionSnapshot = { nextSeq: 1, records: [] }
+    try {
+      snapshot = seedCollection(faker, shape, { seed: options.seed, count: RECORDS_PER_COLLECTION })
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('Failed to compile')) throw error
+      unseeded.push(`${shape.path}: ${error.message.split('\n')[0]}`)
+    }
+    seeded.set(shape.path, snapshot)
+  }
 
   // The collections' keys in a shared store: made once.
   const keys = new Map(
@@ -290,13 +298,35 @@ export const createOpenApiOperations = async (
   }
   // A document of up to EAGER_OPERATIONS operations is prepared at start, so the CLI can name
   // its invalid examples before the first request; a bigger one on first use (decision 0058).
-  if (operations.length <= EAGER_OPERATIONS) for (const op of operations) prepare(op)
-  const notes =
-    invalidExamples.length === 0
+  // An operation whose schema the validator cannot compile (Codat's `type` written as an object)
+  // does not stop the start: it is named in a note, and answers 500 on its own requests.
+  const unprepared: string[] = [...unseeded]
+  if (operations.length <= EAGER_OPERATIONS)
+    for (const op of operations)
+      try {
+        prepare(op)
+      } catch (error) {
+        prepared.delete(op)
+        if (!(error instanceof Error) || !error.message.startsWith('Failed to compile')) throw error
+        unprepared.push(`${op.method} ${op.path}: ${error.message.split('\n')[0]}`)
+      }
+  const notes = [
+    ...(unprepared.length === 0
+      ? []
+      : [
+          `${unprepared.length} operation${unprepared.length === 1 ? '' : 's'} of the OpenAPI document cannot be answered: a schema the validator cannot compile (${unprepared
+            .slice(0, 3)
+            .map((line) => (line.length > 160 ? `${line.slice(0, 157)}...` : line))
+            .join(
+              '; ',
+            )}${unprepared.length > 3 ? '; …' : ''}). They answer 500 internal_error; fix the schema.`,
+        ]),
+    ...(invalidExamples.length === 0
       ? []
       : [
           `The OpenAPI document has ${invalidExamples.length} example${invalidExamples.length === 1 ? '' : 's'} that ${invalidExamples.length === 1 ? 'is' : 'are'} not valid by ${invalidExamples.length === 1 ? 'its' : 'their'} own schema (${invalidExamples.slice(0, 3).join(', ')}${invalidExamples.length > 3 ? ', …' : ''}): answered with generated values instead. Fix the examples to see them served.`,
-        ]
+        ]),
+  ]
 
   // The seeded records, frozen and shared: a session keeps only its changes over them
   // (a layer made on its first write to a collection), so a session that only reads costs

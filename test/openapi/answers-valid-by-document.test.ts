@@ -579,6 +579,49 @@ describe('a list shows what its own item schema declares (Airflow connections)',
   })
 })
 
+describe('a schema the validator cannot compile (Codat: `type` written as an object)', () => {
+  it('starts, names it in a note, and answers the other operations', async () => {
+    const broken = doc(
+      {
+        '/companies': {
+          get: {
+            operationId: 'listCompanies',
+            responses: { '200': json({ type: 'array', items: ref('Company') }) },
+          },
+        },
+        '/companies/{id}': {
+          get: {
+            operationId: 'getCompany',
+            parameters: [idParam('id', { type: 'string' })],
+            responses: { '200': json(ref('Company')) },
+          },
+        },
+        '/status': {
+          get: {
+            operationId: 'status',
+            responses: { '200': json({ type: 'object', properties: { up: { type: 'boolean' } } }) },
+          },
+        },
+      },
+      {
+        Company: {
+          type: 'object',
+          properties: { id: { type: 'string' }, name: { type: { description: 'not a type' } } },
+        },
+      },
+    )
+    const api = await open(broken)
+    expect(api.notes.join('\n')).toMatch(
+      /cannot be answered: a schema the validator cannot compile \(\/companies/,
+    )
+    const status = call(api, 'status')
+    expect(status.status).toBe(200)
+    expectValidByDocument(broken, '/status', 'get', status)
+    // The broken collection's own requests fail on their own (the server answers them 500).
+    expect(() => call(api, 'getCompany', { params: { id: '1' } })).toThrow(/Failed to compile/)
+  })
+})
+
 describe('non-JSON media (xkcd, Wolfram, a text status page)', () => {
   it('answers with a declared Content-Type and a body valid for it', async () => {
     const media = doc({
