@@ -21,12 +21,16 @@ export interface TextFileWriter {
  * const writer = createTextFileWriter('./pets.json', () => JSON.stringify(store.snapshot()))
  * store.subscribe(() => writer.write())
  */
-export const createTextFileWriter = (path: string, snapshot: () => string): TextFileWriter => {
+export const createTextFileWriter = (
+  path: string,
+  snapshot: () => string,
+  newFileMode?: number,
+): TextFileWriter => {
   let running: Promise<void> | undefined
   let next: Promise<void> | undefined
 
   const start = (): Promise<void> => {
-    const write = writeFileAtomically(path, snapshot())
+    const write = writeFileAtomically(path, snapshot(), newFileMode)
     running = write
     const clear = (): void => {
       if (running === write) running = undefined

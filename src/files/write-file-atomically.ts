@@ -26,16 +26,22 @@ const resolveTarget = async (path: string): Promise<{ path: string; mode: number
  * Replaces a file's content in one step: a temp file in the same directory →
  * write → fsync → rename → fsync the directory. A reader sees the old file or
  * the new one, never half of it; a crash leaves `.<name>.<pid>.<n>.tmp` behind
- * (the data file removes those on start).
+ * (the data file removes those on start). An existing file keeps its mode; a
+ * new one gets `newFileMode` (less the umask): 0600 for files that hold
+ * secrets' hashes, as the data file does.
  *
  * @example
  * await writeFileAtomically('./pets.json', text)
  */
-export const writeFileAtomically = async (target: string, text: string): Promise<void> => {
+export const writeFileAtomically = async (
+  target: string,
+  text: string,
+  newFileMode = 0o644,
+): Promise<void> => {
   const { path, mode } = await resolveTarget(target)
   const dir = dirname(path)
   const temp = join(dir, `.${basename(path)}.${process.pid}.${++tempCounter}.tmp`)
-  const file = await open(temp, 'w', 0o644)
+  const file = await open(temp, 'w', newFileMode)
   try {
     // chmod, not open's mode: the umask must not widen or narrow what the user chose.
     if (mode !== undefined) await file.chmod(mode)

@@ -68,6 +68,15 @@ describe('the data file, hardened', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600)
   })
 
+  it('creates a new file 0600 (it may hold password and key hashes)', async () => {
+    const dir = newDir()
+    const file = join(dir, 'pets.json')
+    const { sandbox, data } = await attach(file)
+    await createOne(sandbox)
+    await data.flush()
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+  })
+
   it('refuses a FIFO with a clear start-up error instead of hanging', async () => {
     const dir = newDir()
     const fifo = join(dir, 'pets.json')

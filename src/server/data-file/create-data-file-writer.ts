@@ -55,7 +55,8 @@ const formatDataFile = (file: DataFileSnapshot): string => {
 /**
  * The data file's writer: serialized and coalescing (`createTextFileWriter`),
  * each write atomic, so a stale snapshot never lands over a newer one and a
- * burst of creates costs two writes, not one each.
+ * burst of creates costs two writes, not one each. A new file is made 0600:
+ * it may hold accounts' password and key hashes.
  *
  * @example
  * const writer = createDataFileWriter('./pets.json', () => sandbox.db.pets.snapshot())
@@ -64,4 +65,4 @@ const formatDataFile = (file: DataFileSnapshot): string => {
 export const createDataFileWriter = (
   path: string,
   snapshot: () => DataFileSnapshot,
-): DataFileWriter => createTextFileWriter(path, () => formatDataFile(snapshot()))
+): DataFileWriter => createTextFileWriter(path, () => formatDataFile(snapshot()), 0o600)
