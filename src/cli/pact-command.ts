@@ -1,16 +1,18 @@
 import { parseArgs } from 'node:util'
 import { useEnglishZodMessages } from '../contract/zod-messages.js'
+import { DEFAULT_SEED } from '../db/seed-pets.js'
 import { readHarFile } from '../files/read-har-file.js'
 import { writeFileAtomically } from '../files/write-file-atomically.js'
 import type { PactExport } from '../pact/pact-document.js'
 import { pactNameProblem } from '../pact/pact-names.js'
-import { pactOfCollected } from '../pact/pact-on-demand.js'
+import { type AddedDocument, pactOfCollected } from '../pact/pact-on-demand.js'
 import { createPactCollection, type PactCollection, type PactOwners } from '../pact/to-pact.js'
 import { parseMaxBodyChars } from './parse-max-body-chars.js'
 
 /** The text of `petstore-sandbox pact --help`. */
 export const PACT_HELP = `Usage: petstore-sandbox pact --from FILE.har [--consumer NAME] [--provider NAME]
                              [--session ID] [--out FILE] [--max-body-chars N]
+                             [--openapi FILE [--base-path PATH]]
 
 Writes a Pact file (specification v4, Synchronous/HTTP interactions) from a recording:
 the sandbox's requests.har, the upstream mode's recording, or a browser's HAR export.
@@ -26,6 +28,9 @@ Options:
       --out FILE         write the pact there (default: standard output)
       --max-body-chars N characters of each body kept while reading (default
                          1048576); an exchange with a longer body is refused
+      --openapi FILE     the OpenAPI document the sandbox served with --openapi: its
+                         operations' exchanges are checked against it and written
+      --base-path PATH   the sandbox's --base-path when it had one (default /v1)
   -h, --help             this help
 
 Exit status: 0 when every exchange made it into the pact, 1 when some were refused
@@ -76,7 +81,17 @@ export const runPactCommand = async (
   io: PactCommandIo,
 ): Promise<number> => {
   let values: Partial<
-    Record<'from' | 'consumer' | 'provider' | 'session' | 'out' | 'max-body-chars', string>
+    Record<
+      | 'from'
+      | 'consumer'
+      | 'provider'
+      | 'session'
+      | 'out'
+      | 'max-body-chars'
+      | 'openapi'
+      | 'base-path',
+      string
+    >
   > & {
     help?: boolean
   }
@@ -90,6 +105,8 @@ export const runPactCommand = async (
         session: { type: 'string' },
         out: { type: 'string' },
         'max-body-chars': { type: 'string' },
+        openapi: { type: 'string' },
+        'base-path': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -113,12 +130,32 @@ export const runPactCommand = async (
     if (problem !== undefined) return usage(io, `Failed to read --${name}: ${problem}.`)
   }
   if (values.out === '') return usage(io, 'Failed to read --out: give a file name.')
+  if (values.openapi === '') return usage(io, 'Failed to read --openapi: give a file name.')
+  if (values['base-path'] !== undefined && values.openapi === undefined)
+    return usage(io, 'Failed to read --base-path: it places the --openapi document; give one.')
+  const basePath = (values['base-path'] ?? '/v1').replace(/\/+$/, '')
+  if (!/^(\/[A-Za-z0-9._~-]+)+$/.test(basePath))
+    return usage(
+      io,
+      'Failed to read --base-path: give a non-root path such as /v1, as the sandbox had.',
+    )
   const maxBodyChars = parseMaxBodyChars(values['max-body-chars'])
   if (typeof maxBodyChars === 'string') return usage(io, maxBodyChars)
 
   let exported: PactExport
   try {
     useEnglishZodMessages()
+    // The document the sandbox served its added operations from (contract §20): loaded
+    // with the server's own loader, so a document it starts with is one this reads.
+    let added: AddedDocument | undefined
+    if (values.openapi !== undefined) {
+      const { createOpenApiOperations } = await import('../openapi/create-openapi-operations.js')
+      added = await createOpenApiOperations({
+        source: values.openapi,
+        basePath,
+        seed: DEFAULT_SEED,
+      })
+    }
     // Streamed, one collection per session (a pact lists sessions one after the other):
     // an exchange keeps one interaction in all, a repeat only its seq.
     const sessions = new Map<string, PactCollection>()
@@ -140,7 +177,7 @@ export const runPactCommand = async (
       throw new TypeError(
         `Failed to write a pact: the HAR holds no request of session "${values.session}".`,
       )
-    exported = pactOfCollected([...sessions.values()], names)
+    exported = pactOfCollected([...sessions.values()], names, added)
   } catch (error) {
     const reason =
       (error as NodeJS.ErrnoException).code === 'ENOENT'

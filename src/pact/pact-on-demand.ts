@@ -45,7 +45,8 @@ export const pactOfJournal = (
 
 /**
  * Collected runs of entries (`pact --from`: one per session) as one Pact v4
- * file, pre-checked against the sandbox's own document.
+ * file, pre-checked against the sandbox's own document and the operations
+ * `added` by an OpenAPI document (`pact --openapi FILE`).
  *
  * @example
  * const { pact } = pactOfCollected([collection], { consumer: 'web', provider: 'pets' })
@@ -53,4 +54,5 @@ export const pactOfJournal = (
 export const pactOfCollected = (
   collections: readonly PactCollection[],
   options: PactOptions,
-): PactExport => pactOfCollections(collections, options, OWN)
+  added?: AddedDocument,
+): PactExport => pactOfCollections(collections, options, wholeDocument(added))

@@ -147,6 +147,13 @@ describe('petstore-sandbox pact --from FILE.har', () => {
     [['--from', 'x.har', '--consumer', ''], '--consumer: must not be empty'],
     [['--from', 'x.har', '--bogus'], "Unknown option '--bogus'"],
     [['--from', 'x.har'], 'not JSON'],
+    [['--from', 'x.har', '--openapi', ''], '--openapi: give a file name'],
+    [['--from', 'x.har', '--base-path', '/api'], '--base-path: it places the --openapi document'],
+    [['--from', 'x.har', '--openapi', 'a.json', '--base-path', '/'], 'a non-root path such as /v1'],
+    [
+      ['--from', 'x.har', '--openapi', '/no/such/openapi.json'],
+      'Failed to load the OpenAPI document',
+    ],
   ])('exits 2 with one line saying why: %j', async (args, words) => {
     const { status, stderr } = await run(args, { 'x.har': '{nope' })
     expect(status).toBe(2)

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runPactCommand } from '../../src/cli/pact-command.js'
 import { createSandboxServer, type SandboxServer } from '../../src/server/index.js'
 
 // Real documents no one here wrote (test/openapi/fixtures/real, issue 35): the Pact export
@@ -90,5 +91,33 @@ describe.each(DOCUMENTS)('a real document, %s', (document) => {
       expect(listed.has(entry?.seq ?? -1), exchange).toBe(true)
     }
     expect(paths.size).toBeGreaterThan(0)
+  })
+  it('pact --from the requests.har --openapi the document writes the same pact', async () => {
+    await app.sandbox.reset()
+    for (const op of added) await (await send(op)).arrayBuffer()
+    const live = (await (
+      await fetch(`${base}/__sandbox/pact?consumer=web-app&provider=real-api`)
+    ).json()) as { pact: unknown; problems: unknown[] }
+    const har = await (await fetch(`${base}/__sandbox/requests.har`)).text()
+    const run = async (extra: string[]) => {
+      let stdout = ''
+      let stderr = ''
+      const status = await runPactCommand(
+        ['--from', 's.har', '--consumer', 'web-app', '--provider', 'real-api', ...extra],
+        {
+          stdout: { write: (t: string) => (stdout += t) },
+          stderr: { write: (t: string) => (stderr += t) },
+          readFile: async () => har,
+        },
+      )
+      return { status, stdout, stderr }
+    }
+    // Without the document, the pre-check knows only the contract's operations.
+    const bare = await run([])
+    expect(bare.stderr).toContain('no operation of the OpenAPI document answers')
+    const withDocument = await run(['--openapi', document])
+    expect(withDocument.stderr).not.toContain('no operation of the OpenAPI document answers')
+    expect(withDocument.status).toBe(live.problems.length > 0 ? 1 : 0)
+    expect(JSON.parse(withDocument.stdout)).toEqual(live.pact)
   })
 })
