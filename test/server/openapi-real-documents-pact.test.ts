@@ -1,71 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { runPactCommand } from '../../src/cli/pact-command.js'
-import { createSandboxServer, type SandboxServer } from '../../src/server/index.js'
+import { REAL_DOCUMENTS, useRealDocumentServer } from '../support/real-document-server.js'
 
 // Real documents no one here wrote (test/openapi/fixtures/real, issue 35): the Pact export
 // keeps the exchanges of every operation of each document (the OpenAPI pre-check knows the
 // document's operations, not only the contract's).
-const DOCUMENTS = [
-  'test/openapi/fixtures/real/github-issues-gists.json',
-  'test/openapi/fixtures/real/airflow.json',
-  'test/openapi/fixtures/real/microcks.yaml',
-  'test/openapi/fixtures/real/xkcd.yaml',
-]
-const KEY = { authorization: 'Bearer real-documents' }
-
-interface Added {
-  method: string
-  path: string
-  operation: string
-}
-
-describe.each(DOCUMENTS)('a real document, %s', (document) => {
-  let app: SandboxServer<string>
-  let base = ''
-  let added: Added[] = []
-  const url = (op: Added, query = '') => `${base}/v1${op.path.replace(/\{[^}]+\}/g, '1')}${query}`
-  const send = (op: Added, query = '', headers: Record<string, string> = KEY) =>
-    fetch(url(op, query), {
-      method: op.method,
-      headers: {
-        ...headers,
-        ...(op.method === 'GET' ? {} : { 'content-type': 'application/json' }),
-      },
-      ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { body: '{}' }),
-    })
-
-  beforeAll(async () => {
-    app = createSandboxServer({
-      openapi: document,
-      keys: { 'real-documents': { plan: 'enterprise', perMinute: 100_000, perDay: 1_000_000 } },
-    })
-    base = (await app.listen(0, '127.0.0.1')).url
-    // The reference page's document: every added operation, each marked as the document's.
-    const served = await (await fetch(`${base}/__sandbox/openapi.json`)).json()
-    added = Object.entries(
-      served.paths as Record<string, Record<string, Record<string, unknown>>>,
-    ).flatMap(([path, item]) =>
-      Object.entries(item)
-        .filter(([, op]) => typeof op === 'object' && op?.['x-sandbox-source'] === 'openapi')
-        .map(([method, op]) => ({
-          method: method.toUpperCase(),
-          path,
-          operation: String(op.operationId ?? `${method.toUpperCase()} ${path}`),
-        })),
-    )
-  })
-  afterAll(() => app.close())
+describe.each(REAL_DOCUMENTS)('a real document, %s', (document) => {
+  const real = useRealDocumentServer(document)
 
   it('exports every operation’s exchanges as Pact interactions', async () => {
-    await app.sandbox.reset()
+    await real.app.sandbox.reset()
     const answered: string[] = []
-    for (const op of added) {
-      const answer = await send(op)
-      if (answer.status < 300) answered.push(`${op.method} ${url(op).slice(base.length)}`)
+    for (const op of real.added) {
+      const answer = await real.send(op)
+      if (answer.status < 300) answered.push(`${op.method} ${real.url(op).slice(real.base.length)}`)
       await answer.arrayBuffer()
     }
     expect(answered.length).toBeGreaterThan(0)
-    const pact = await fetch(`${base}/__sandbox/pact?consumer=web-app&provider=real-api`)
+    const pact = await fetch(`${real.base}/__sandbox/pact?consumer=web-app&provider=real-api`)
     expect(pact.status).toBe(200)
     const { pact: file, problems } = (await pact.json()) as {
       pact: { interactions: { request: { method: string; path: string } }[] }
@@ -75,7 +27,7 @@ describe.each(DOCUMENTS)('a real document, %s', (document) => {
     expect(JSON.stringify(problems)).not.toContain('no operation of the OpenAPI document answers')
     // Every successful exchange is an interaction, or a listed problem (a body the journal cut,
     // a property the document does not declare), never silently left out.
-    const journal = (await (await fetch(`${base}/__sandbox/requests`)).json()) as {
+    const journal = (await (await fetch(`${real.base}/__sandbox/requests`)).json()) as {
       seq: number
       method: string
       url: string
@@ -93,12 +45,12 @@ describe.each(DOCUMENTS)('a real document, %s', (document) => {
     expect(paths.size).toBeGreaterThan(0)
   })
   it('pact --from the requests.har --openapi the document writes the same pact', async () => {
-    await app.sandbox.reset()
-    for (const op of added) await (await send(op)).arrayBuffer()
+    await real.app.sandbox.reset()
+    for (const op of real.added) await (await real.send(op)).arrayBuffer()
     const live = (await (
-      await fetch(`${base}/__sandbox/pact?consumer=web-app&provider=real-api`)
+      await fetch(`${real.base}/__sandbox/pact?consumer=web-app&provider=real-api`)
     ).json()) as { pact: unknown; problems: unknown[] }
-    const har = await (await fetch(`${base}/__sandbox/requests.har`)).text()
+    const har = await (await fetch(`${real.base}/__sandbox/requests.har`)).text()
     const run = async (extra: string[]) => {
       let stdout = ''
       let stderr = ''
