@@ -43,8 +43,12 @@ const entry = (
     ...rest,
   }
 }
-const limited = (at: number, retryAfter: string, code = 'rate_limit_exceeded') =>
-  entry(at, { status: 429, code, headers: { 'retry-after': retryAfter } })
+const limited = (
+  at: number,
+  retryAfter: string,
+  code = 'rate_limit_exceeded',
+  over: Partial<JournalEntry> = {},
+) => entry(at, { status: 429, code, headers: { 'retry-after': retryAfter }, ...over })
 const rulesOf = (entries: JournalEntry[]) =>
   reportClient(entries, { session: 'default' }).findings.map((f) => `${f.rule} ${f.seqs.join(',')}`)
 
@@ -279,6 +283,25 @@ describe('request-while-banned', () => {
     expect(rulesOf([limited(0, '60', 'api_key_banned'), entry(59_999)])).toEqual([
       'request-while-banned 1,2',
     ])
+  })
+
+  it('starts the ban when its answer reached the client, not before', () => {
+    seq = 0
+    // Sent in the same millisecond as the answer that starts the ban: it could not know.
+    expect(rulesOf([limited(0, '60', 'api_key_banned'), entry(0)])).toEqual([])
+    seq = 0
+    // The ban's answer took 500 ms: a request sent at 400 ms was concurrent with it.
+    expect(
+      rulesOf([limited(0, '60', 'api_key_banned', { delayMs: 500 }), entry(400), entry(501)]),
+    ).toEqual(['request-while-banned 1,3'])
+  })
+
+  it('judges a request sent as the ban was answered by the 429 before it', () => {
+    seq = 0
+    // #2 came 1 s into #1's 5 s Retry-After, as #2's own answer started a ban: an early retry.
+    expect(
+      rulesOf([limited(0, '5'), limited(1_000, '60', 'api_key_banned'), entry(1_000)]),
+    ).toEqual(['retry-before-retry-after 1,2,3'])
   })
 })
 

@@ -13,6 +13,9 @@ import type { Rule } from './rule.js'
  * `request-while-banned` (error): requests by a caller during its ban, which
  * a 429 `api_key_banned` announces with `Retry-After` until its end. One
  * finding per ban: the answer that announced it, and every request during it.
+ * A ban counts from the instant its answer reached the client (`answeredAt`):
+ * a request sent until then could not have known of it (contract §18, as for
+ * concurrent first attempts).
  *
  * @example
  * requestWhileBanned(requests) // [{ rule: 'request-while-banned', level: 'error', … }]
@@ -33,16 +36,23 @@ export const requestWhileBanned: Rule = (requests) => {
         })
       during = []
     }
-    for (const request of calls) {
-      const banned = request.at < until
-      if (banned) during.push(request)
-      if (isBanAnswer(request) && request.retryAfterMs !== null) {
-        if (!banned) {
+    // Ban answers not yet seen by the client, the earliest to arrive first.
+    const unseen: JudgedRequest[] = []
+    const see = (at: number): void => {
+      unseen.sort((a, b) => a.answeredAt - b.answeredAt || a.seq - b.seq)
+      while (unseen.length > 0 && (unseen[0] as JudgedRequest).answeredAt < at) {
+        const seen = unseen.shift() as JudgedRequest
+        if (seen.answeredAt >= until) {
           close()
-          ban = request
+          ban = seen
         }
-        until = Math.max(until, request.answeredAt + request.retryAfterMs)
+        until = Math.max(until, seen.answeredAt + (seen.retryAfterMs ?? 0))
       }
+    }
+    for (const request of calls) {
+      see(request.at)
+      if (request.at < until) during.push(request)
+      if (isBanAnswer(request) && request.retryAfterMs !== null) unseen.push(request)
     }
     close()
   }

@@ -68,8 +68,14 @@ export const retryBeforeRetryAfter: Rule = (requests) => {
         until = seen.answeredAt + (seen.retryAfterMs ?? 0)
       }
     }
+    // Ban answers too count from the instant they reached the client.
+    const unseenBans: JudgedRequest[] = []
     for (const request of calls) {
       see(request.at)
+      for (const ban of unseenBans.filter((b) => b.answeredAt < request.at)) {
+        bannedUntil = Math.max(bannedUntil, ban.answeredAt + (ban.retryAfterMs ?? 0))
+        unseenBans.splice(unseenBans.indexOf(ban), 1)
+      }
       const duringBan = request.at < bannedUntil
       if (!duringBan) {
         if (anchor !== undefined && request.at < until) {
@@ -78,8 +84,7 @@ export const retryBeforeRetryAfter: Rule = (requests) => {
           episode.early.push(request)
         } else close()
       }
-      if (isBanAnswer(request) && request.retryAfterMs !== null)
-        bannedUntil = Math.max(bannedUntil, request.answeredAt + request.retryAfterMs)
+      if (isBanAnswer(request) && request.retryAfterMs !== null) unseenBans.push(request)
       else if (isBackOffAnswer(request)) unseen.push(request)
     }
     close()
