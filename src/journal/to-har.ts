@@ -118,7 +118,9 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
 /** The reason phrase HAR records for a status ('' for one the sandbox does not name). */
 export const statusTextOf = (status: number): string => STATUS_TEXT[status] ?? ''
 
-// What Chrome writes in `_error` for the same failure, so devtools shows it as failed.
+// What Chrome writes in `_error` for the same failure, so devtools shows it as failed
+// (commit-then-drop's and empty-response's as Chromium reported them over the standalone
+// server: test/faults/chromium-wire.test.ts).
 const FAULT_ERRORS: Readonly<Record<Fault, string>> = {
   'network-error': 'net::ERR_FAILED',
   timeout: 'net::ERR_TIMED_OUT',
@@ -129,15 +131,22 @@ const FAULT_ERRORS: Readonly<Record<Fault, string>> = {
   'malformed-json': 'net::ERR_FAILED',
   'proxy-error': 'net::ERR_FAILED',
   'empty-response': 'net::ERR_EMPTY_RESPONSE',
-  'commit-then-drop': 'net::ERR_CONNECTION_CLOSED',
+  'commit-then-drop': 'net::ERR_EMPTY_RESPONSE',
+}
+
+/** The fault's `_error`: commit-then-drop with `__drop=reset` ends in a reset, not a close. */
+const faultError = (entry: JournalEntry, fault: Fault): string => {
+  if (fault === 'commit-then-drop' && /[?&]__drop=reset(?:&|#|$)/.test(entry.url))
+    return 'net::ERR_CONNECTION_RESET'
+  return FAULT_ERRORS[fault]
 }
 
 /** Chrome's `_error` for an entry whose answer did not reach the client whole (none when it did). */
 const harError = (entry: JournalEntry): { _error?: string } => {
-  if (entry.status === null) return { _error: FAULT_ERRORS[entry.fault ?? 'network-error'] }
+  if (entry.status === null) return { _error: faultError(entry, entry.fault ?? 'network-error') }
   if (entry.delivered) return {}
   // An answer made (its status kept) that broke on its way, or that the client gave up on.
-  return { _error: entry.fault === undefined ? 'net::ERR_ABORTED' : FAULT_ERRORS[entry.fault] }
+  return { _error: entry.fault === undefined ? 'net::ERR_ABORTED' : faultError(entry, entry.fault) }
 }
 
 const encoder = new TextEncoder()

@@ -25,7 +25,7 @@ describe('faults in the journal views', () => {
     const har = toHAR(sandbox.journal.list())
     expect(har.log.entries[0]).toMatchObject({
       response: { status: 201 },
-      _error: 'net::ERR_CONNECTION_CLOSED',
+      _error: 'net::ERR_EMPTY_RESPONSE',
       _sandbox: { fault: 'commit-then-drop', delivered: false },
     })
     expect(har.log.entries[1]).toMatchObject({
@@ -37,6 +37,22 @@ describe('faults in the journal views', () => {
     expect(session?.entries).toMatchObject([
       { status: 201, fault: 'commit-then-drop', delivered: false },
       { status: 502, fault: 'proxy-error', delivered: true },
+    ])
+  })
+
+  it('labels commit-then-drop as Chromium does: a close ERR_EMPTY_RESPONSE, __drop=reset a reset', async () => {
+    for (const drop of ['', '&__drop=reset'])
+      await expect(
+        fetch(`${API}/pets?__scenario=commit-then-drop${drop}`, {
+          method: 'POST',
+          headers,
+          body: '{"name":"Har","categoryId":1}',
+        }),
+      ).rejects.toThrow(TypeError)
+    const har = toHAR(sandbox.journal.list())
+    expect(har.log.entries.map((e) => e._error)).toEqual([
+      'net::ERR_EMPTY_RESPONSE',
+      'net::ERR_CONNECTION_RESET',
     ])
   })
 
