@@ -13,14 +13,19 @@ export interface AccountsSnapshot {
   keys: AccountKeyRecord[]
   /** Unused invite codes: digests and when they were made. */
   invites: { hash: string; createdAt: number }[]
+  /**
+   * Portal log-ins by the cookie's digest (decision 0065), each account's
+   * oldest first; absent from files written before they were kept.
+   */
+  logins?: ({ hash: string } & LoginRecord)[] | undefined
 }
 
 /** The account seam in this process: what `--data` keeps. */
 export interface MemoryAccountStore extends AccountStore {
   snapshot(): AccountsSnapshot
-  /** Replaces everything with a snapshot (a data file's). */
-  load(snapshot: AccountsSnapshot): void
-  /** Told after every change that the data file keeps (accounts, keys, invites); may answer a promise to wait for. */
+  /** Replaces everything with a snapshot (a data file's); log-ins over at `now` are left out. */
+  load(snapshot: AccountsSnapshot, now: number): void
+  /** Told after every change that the data file keeps (accounts, keys, invites, log-ins); may answer a promise to wait for. */
   onChange: (() => Promise<void> | undefined) | undefined
 }
 
@@ -66,13 +71,21 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
     byHash.delete(key.hash)
     keyIds.get(key.accountId)?.delete(key.id)
   }
-  const dropLogin = (tokenHash: string): void => {
+  const dropLogin = (tokenHash: string): boolean => {
     const login = logins.get(tokenHash)
-    if (login === undefined) return
+    if (login === undefined) return false
     logins.delete(tokenHash)
     const mine = loginsOf.get(login.accountId)
     mine?.delete(tokenHash)
     if (mine?.size === 0) loginsOf.delete(login.accountId)
+    return true
+  }
+  const putLogin = (tokenHash: string, login: LoginRecord): Set<string> => {
+    logins.set(tokenHash, login)
+    const mine = loginsOf.get(login.accountId) ?? new Set<string>()
+    loginsOf.set(login.accountId, mine)
+    mine.add(tokenHash)
+    return mine
   }
   const forget = <K, V>(map: Map<K, V>, max: number): void => {
     if (map.size <= max) return
@@ -159,10 +172,7 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
     },
     addLogin(tokenHash, login, maxPerAccount) {
       dropLogin(tokenHash)
-      logins.set(tokenHash, login)
-      const mine = loginsOf.get(login.accountId) ?? new Set<string>()
-      loginsOf.set(login.accountId, mine)
-      mine.add(tokenHash)
+      const mine = putLogin(tokenHash, { accountId: login.accountId, expiresAt: login.expiresAt })
       for (const oldest of mine) {
         if (mine.size <= maxPerAccount) break
         dropLogin(oldest)
@@ -171,15 +181,19 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
         const oldest = logins.keys().next()
         if (oldest.done !== true) dropLogin(oldest.value)
       }
+      // On disk before the cookie is sent: a restart keeps the log-in (decision 0065).
+      return changed()
     },
     login(tokenHash, now) {
       const login = logins.get(tokenHash)
       if (login === undefined) return undefined
       if (now < login.expiresAt) return login
       dropLogin(tokenHash)
+      void changed()
       return undefined
     },
-    dropLogin,
+    // On disk before the answer: a signed-out cookie never comes back with a restart.
+    dropLogin: (tokenHash) => (dropLogin(tokenHash) ? changed() : undefined),
     hit(counter, windowMs, now) {
       const current = counters.get(counter)
       const next =
@@ -200,14 +214,17 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
       accounts: [...accounts.values()].map((account) => ({ ...account })),
       keys: [...keys.values()].map((key) => ({ ...key, limits: { ...key.limits } })),
       invites: [...invites].map(([hash, createdAt]) => ({ hash, createdAt })),
+      logins: [...logins].map(([hash, login]) => ({ hash, ...login })),
     }),
-    load(snapshot) {
+    load(snapshot, now) {
       accounts.clear()
       byEmail.clear()
       keys.clear()
       byHash.clear()
       keyIds.clear()
       invites.clear()
+      logins.clear()
+      loginsOf.clear()
       for (const account of snapshot.accounts) {
         accounts.set(account.id, { ...account })
         byEmail.set(account.email, account.id)
@@ -217,6 +234,8 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
         putKey({ ...key, limits: { ...key.limits } })
       }
       for (const invite of snapshot.invites) invites.set(invite.hash, invite.createdAt)
+      for (const { hash, accountId, expiresAt } of snapshot.logins ?? [])
+        if (accounts.has(accountId) && now < expiresAt) putLogin(hash, { accountId, expiresAt })
     },
   }
   return store
