@@ -57,6 +57,12 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
   const counters = new Map<string, ThrottleCount>()
 
   const changed = (): Promise<void> | undefined => store.onChange?.()
+  // A change a caller relies on (a sign-up, a key shown once, a revoke, a log-in or log-out)
+  // answers once the data file has it, so a crash after the answer never undoes it.
+  const written = <T>(value: T): T | Promise<T> => {
+    const writing = changed()
+    return writing === undefined ? value : writing.then(() => value)
+  }
   const keysOf = (accountId: string): AccountKeyRecord[] =>
     [...(keyIds.get(accountId) ?? [])].flatMap((id) => keys.get(id) ?? [])
   const putKey = (key: AccountKeyRecord): void => {
@@ -99,8 +105,7 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
       if (byEmail.has(account.email) || accounts.has(account.id)) return false
       accounts.set(account.id, account)
       byEmail.set(account.email, account.id)
-      void changed()
-      return true
+      return written(true)
     },
     accountByEmail(email) {
       const id = byEmail.get(email)
@@ -121,16 +126,14 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
       for (const key of keysOf(id)) dropKey(key)
       keyIds.delete(id)
       for (const hash of loginsOf.get(id) ?? []) dropLogin(hash)
-      void changed()
-      return true
+      return written(true)
     },
     addKey(key, maxLive, now) {
       if (!accounts.has(key.accountId)) return 'no_account'
       if (keysOf(key.accountId).filter((k) => isLiveKey(k, now)).length >= maxLive)
         return 'too_many'
       putKey({ ...key, limits: { ...key.limits } })
-      void changed()
-      return 'added'
+      return written('added' as const)
     },
     listKeys: (accountId, now) =>
       keysOf(accountId)
@@ -154,8 +157,7 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
       const key = keys.get(keyId)
       if (key === undefined || key.accountId !== accountId || !isLiveKey(key, now)) return false
       if (key.expiresAt === null || at < key.expiresAt) key.expiresAt = at
-      void changed()
-      return true
+      return written(true)
     },
     touchKey(accountId, keyId, at) {
       const key = keys.get(keyId)
@@ -163,12 +165,11 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
     },
     addInvite(codeHash, createdAt) {
       invites.set(codeHash, createdAt)
-      void changed()
+      return written(undefined)
     },
     takeInvite(codeHash) {
       const had = invites.delete(codeHash)
-      if (had) void changed()
-      return had
+      return had ? written(had) : had
     },
     addLogin(tokenHash, login, maxPerAccount) {
       dropLogin(tokenHash)
@@ -182,7 +183,7 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
         if (oldest.done !== true) dropLogin(oldest.value)
       }
       // On disk before the cookie is sent: a restart keeps the log-in (decision 0065).
-      return changed()
+      return written(undefined)
     },
     login(tokenHash, now) {
       const login = logins.get(tokenHash)
@@ -193,7 +194,7 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
       return undefined
     },
     // On disk before the answer: a signed-out cookie never comes back with a restart.
-    dropLogin: (tokenHash) => (dropLogin(tokenHash) ? changed() : undefined),
+    dropLogin: (tokenHash) => (dropLogin(tokenHash) ? written(undefined) : undefined),
     hit(counter, windowMs, now) {
       const current = counters.get(counter)
       const next =
