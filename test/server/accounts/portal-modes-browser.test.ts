@@ -13,6 +13,7 @@ import {
   shootPortal,
   signedInView,
   signUpInPortal,
+  WAIT,
 } from '../../support/browser/portal-page.js'
 import { startTestCluster, type TestCluster } from '../../support/redis-cluster.js'
 import { startTestRedis, type TestRedis } from '../../support/redis-server.js'
@@ -23,7 +24,8 @@ import { api, startAccountsServer } from './account-helpers.js'
 // API, see it in the page's log, restart on the same file, still signed in, the key still
 // works, roll it, the old one is refused. On one Redis and on a Redis Cluster, two instances:
 // the page on A makes the key, the API is called through B, the request shows in the page on
-// A and on B (the log-in is shared), a roll in the page is refused by both at once.
+// A and on B (the log-in is shared), a roll in the page is refused by both at once, and a
+// sign-out on A signs the page on B out.
 // Screenshots: test-results/portal/<mode>-*.png. One browser for the file; a context per mode.
 
 type Instance = Awaited<ReturnType<typeof startAccountsServer>>
@@ -70,6 +72,7 @@ describe('the portal on one instance with --data, across a restart', () => {
     const key = await makeKeyInPortal(page, 'Kept', 'pro')
     expect(await status(first.origin, key, '/v1/pets?limit=2')).toBe(200)
     expect(await seeInPortalLog(page, '/v1/pets?limit=2')).toContain('Kept')
+    await page.getByRole('button', { name: 'Judge 1 request', exact: true }).waitFor(WAIT)
     await shootPortal(page, 'data-before-restart')
     await first.close()
     first = undefined
@@ -83,7 +86,8 @@ describe('the portal on one instance with --data, across a restart', () => {
     expect(await seeInPortalLog(page, '/v1/pets?limit=4')).toContain('Kept')
     const rolled = await rollInPortal(page, key)
     expect(await status(second.origin, key)).toBe(401)
-    expect(await status(second.origin, rolled)).toBe(200)
+    expect(await status(second.origin, rolled, '/v1/pets?limit=7')).toBe(200)
+    expect(await seeInPortalLog(page, '/v1/pets?limit=7')).toContain('Kept')
     await shootPortal(page, 'data-after-restart')
   })
 })
@@ -140,6 +144,12 @@ const defineSharedWalk = (
       expect(await seeInPortalLog(onB, '/v1/pets?limit=6')).toContain('Shared')
       await shootPortal(onA, `${tag}-a`)
       await shootPortal(onB, `${tag}-b`)
+
+      // Signed out on A: the log-in is gone from the store, so B signs the page out too.
+      await onA.getByRole('button', { name: 'Sign out' }).click()
+      await onA.getByRole('heading', { name: 'Sign in' }).waitFor(WAIT)
+      await onB.reload()
+      await onB.getByRole('heading', { name: 'Sign in' }).waitFor(WAIT)
     })
   })
 
