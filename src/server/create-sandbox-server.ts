@@ -400,6 +400,7 @@ export const createSandboxServer = <const S extends string = never>(
           ? sandbox.ready.then(() => undefined)
           : attachDataFile(sandbox, dataFile, {
               accounts: accountStore as MemoryAccountStore | undefined,
+              now: sandboxOptions.now,
             }),
         portal?.page?.load(),
       ])

@@ -115,11 +115,12 @@ export interface AccountKeyRecord {
 
 export type AddKeyResult = 'added' | 'too_many' | 'no_account'
 
-/** A portal log-in (cookie), kept by its digest. */
+/**
+ * A portal log-in (cookie), kept by its digest. Its CSRF token is derived from
+ * the cookie by the server (decision 0065), so nothing here is a secret.
+ */
 export interface LoginRecord {
   accountId: string
-  /** What `X-CSRF-Token` must equal on a write with this cookie. */
-  csrfToken: string
   expiresAt: number
 }
 

@@ -13,14 +13,19 @@ export interface AccountsSnapshot {
   keys: AccountKeyRecord[]
   /** Unused invite codes: digests and when they were made. */
   invites: { hash: string; createdAt: number }[]
+  /**
+   * Portal log-ins by the cookie's digest (decision 0065), each account's
+   * oldest first; absent from files written before they were kept.
+   */
+  logins?: ({ hash: string } & LoginRecord)[] | undefined
 }
 
 /** The account seam in this process: what `--data` keeps. */
 export interface MemoryAccountStore extends AccountStore {
   snapshot(): AccountsSnapshot
-  /** Replaces everything with a snapshot (a data file's). */
-  load(snapshot: AccountsSnapshot): void
-  /** Told after every change that the data file keeps (accounts, keys, invites); may answer a promise to wait for. */
+  /** Replaces everything with a snapshot (a data file's); log-ins over at `now` are left out. */
+  load(snapshot: AccountsSnapshot, now: number): void
+  /** Told after every change that the data file keeps (accounts, keys, invites, log-ins); may answer a promise to wait for. */
   onChange: (() => Promise<void> | undefined) | undefined
 }
 
@@ -52,6 +57,12 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
   const counters = new Map<string, ThrottleCount>()
 
   const changed = (): Promise<void> | undefined => store.onChange?.()
+  // A change a caller relies on (a sign-up, a key shown once, a revoke, a log-in or log-out)
+  // answers once the data file has it, so a crash after the answer never undoes it.
+  const written = <T>(value: T): T | Promise<T> => {
+    const writing = changed()
+    return writing === undefined ? value : writing.then(() => value)
+  }
   const keysOf = (accountId: string): AccountKeyRecord[] =>
     [...(keyIds.get(accountId) ?? [])].flatMap((id) => keys.get(id) ?? [])
   const putKey = (key: AccountKeyRecord): void => {
@@ -66,13 +77,21 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
     byHash.delete(key.hash)
     keyIds.get(key.accountId)?.delete(key.id)
   }
-  const dropLogin = (tokenHash: string): void => {
+  const dropLogin = (tokenHash: string): boolean => {
     const login = logins.get(tokenHash)
-    if (login === undefined) return
+    if (login === undefined) return false
     logins.delete(tokenHash)
     const mine = loginsOf.get(login.accountId)
     mine?.delete(tokenHash)
     if (mine?.size === 0) loginsOf.delete(login.accountId)
+    return true
+  }
+  const putLogin = (tokenHash: string, login: LoginRecord): Set<string> => {
+    logins.set(tokenHash, login)
+    const mine = loginsOf.get(login.accountId) ?? new Set<string>()
+    loginsOf.set(login.accountId, mine)
+    mine.add(tokenHash)
+    return mine
   }
   const forget = <K, V>(map: Map<K, V>, max: number): void => {
     if (map.size <= max) return
@@ -86,8 +105,7 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
       if (byEmail.has(account.email) || accounts.has(account.id)) return false
       accounts.set(account.id, account)
       byEmail.set(account.email, account.id)
-      void changed()
-      return true
+      return written(true)
     },
     accountByEmail(email) {
       const id = byEmail.get(email)
@@ -108,16 +126,14 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
       for (const key of keysOf(id)) dropKey(key)
       keyIds.delete(id)
       for (const hash of loginsOf.get(id) ?? []) dropLogin(hash)
-      void changed()
-      return true
+      return written(true)
     },
     addKey(key, maxLive, now) {
       if (!accounts.has(key.accountId)) return 'no_account'
       if (keysOf(key.accountId).filter((k) => isLiveKey(k, now)).length >= maxLive)
         return 'too_many'
       putKey({ ...key, limits: { ...key.limits } })
-      void changed()
-      return 'added'
+      return written('added' as const)
     },
     listKeys: (accountId, now) =>
       keysOf(accountId)
@@ -141,8 +157,7 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
       const key = keys.get(keyId)
       if (key === undefined || key.accountId !== accountId || !isLiveKey(key, now)) return false
       if (key.expiresAt === null || at < key.expiresAt) key.expiresAt = at
-      void changed()
-      return true
+      return written(true)
     },
     touchKey(accountId, keyId, at) {
       const key = keys.get(keyId)
@@ -150,19 +165,15 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
     },
     addInvite(codeHash, createdAt) {
       invites.set(codeHash, createdAt)
-      void changed()
+      return written(undefined)
     },
     takeInvite(codeHash) {
       const had = invites.delete(codeHash)
-      if (had) void changed()
-      return had
+      return had ? written(had) : had
     },
     addLogin(tokenHash, login, maxPerAccount) {
       dropLogin(tokenHash)
-      logins.set(tokenHash, login)
-      const mine = loginsOf.get(login.accountId) ?? new Set<string>()
-      loginsOf.set(login.accountId, mine)
-      mine.add(tokenHash)
+      const mine = putLogin(tokenHash, { accountId: login.accountId, expiresAt: login.expiresAt })
       for (const oldest of mine) {
         if (mine.size <= maxPerAccount) break
         dropLogin(oldest)
@@ -171,15 +182,19 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
         const oldest = logins.keys().next()
         if (oldest.done !== true) dropLogin(oldest.value)
       }
+      // On disk before the cookie is sent: a restart keeps the log-in (decision 0065).
+      return written(undefined)
     },
     login(tokenHash, now) {
       const login = logins.get(tokenHash)
       if (login === undefined) return undefined
       if (now < login.expiresAt) return login
       dropLogin(tokenHash)
+      void changed()
       return undefined
     },
-    dropLogin,
+    // On disk before the answer: a signed-out cookie never comes back with a restart.
+    dropLogin: (tokenHash) => (dropLogin(tokenHash) ? written(undefined) : undefined),
     hit(counter, windowMs, now) {
       const current = counters.get(counter)
       const next =
@@ -200,14 +215,17 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
       accounts: [...accounts.values()].map((account) => ({ ...account })),
       keys: [...keys.values()].map((key) => ({ ...key, limits: { ...key.limits } })),
       invites: [...invites].map(([hash, createdAt]) => ({ hash, createdAt })),
+      logins: [...logins].map(([hash, login]) => ({ hash, ...login })),
     }),
-    load(snapshot) {
+    load(snapshot, now) {
       accounts.clear()
       byEmail.clear()
       keys.clear()
       byHash.clear()
       keyIds.clear()
       invites.clear()
+      logins.clear()
+      loginsOf.clear()
       for (const account of snapshot.accounts) {
         accounts.set(account.id, { ...account })
         byEmail.set(account.email, account.id)
@@ -217,6 +235,8 @@ export const createMemoryAccountStore = (): MemoryAccountStore => {
         putKey({ ...key, limits: { ...key.limits } })
       }
       for (const invite of snapshot.invites) invites.set(invite.hash, invite.createdAt)
+      for (const { hash, accountId, expiresAt } of snapshot.logins ?? [])
+        if (accounts.has(accountId) && now < expiresAt) putLogin(hash, { accountId, expiresAt })
     },
   }
   return store

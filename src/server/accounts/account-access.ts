@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http'
 import { parseAuthorization } from '../../auth/parse-authorization.js'
 import { ApiError } from '../../http/api-error.js'
-import type { AccountRecord, LoginRecord } from '../../state/account-store.js'
+import type { AccountRecord } from '../../state/account-store.js'
 import { readAuthorization } from '../read-authorization.js'
-import { ACCOUNT_KEY_PREFIX, type AccountService } from './account-service.js'
+import { ACCOUNT_KEY_PREFIX, type AccountService, type PortalLogin } from './account-service.js'
 
 /** The portal's log-in cookie. */
 export const PORTAL_COOKIE = 'petstore_portal'
@@ -28,7 +28,7 @@ export const isWrite = (method: string | undefined): boolean =>
 export interface AccountCaller {
   accountId: string
   account?: AccountRecord | undefined
-  login?: LoginRecord | undefined
+  login?: PortalLogin | undefined
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 
 /**
  * scrypt's cost (RFC 7914): N = 2^15, r = 8, p = 1, 32 MiB and some 50 ms a
@@ -69,6 +69,14 @@ export const verifyPassword = async (password: string, stored: string): Promise<
 
 /** SHA-256, hex: how keys, invite codes and log-in cookies are kept (random 128-bit secrets need no slow hash). */
 export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex')
+
+/**
+ * A portal log-in's CSRF token, derived from the cookie's value (HMAC-SHA-256
+ * keyed by it), so no store keeps it: the store holds the cookie's SHA-256
+ * only, from which neither the cookie nor this token follows (decision 0065).
+ */
+export const csrfTokenOf = (cookieToken: string): string =>
+  createHmac('sha256', cookieToken).update('petstore-portal csrf').digest('hex').slice(0, 48)
 
 /** Random hex digits (`bytes` bytes of entropy). */
 export const randomHex = (bytes: number): string => randomBytes(bytes).toString('hex')

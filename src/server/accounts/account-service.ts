@@ -8,7 +8,14 @@ import type {
   AccountStore,
   LoginRecord,
 } from '../../state/account-store.js'
-import { hashPassword, randomHex, sameSecret, sha256Hex, verifyPassword } from './account-crypto.js'
+import {
+  csrfTokenOf,
+  hashPassword,
+  randomHex,
+  sameSecret,
+  sha256Hex,
+  verifyPassword,
+} from './account-crypto.js'
 
 /** `--accounts`: who may sign up (contract §22). */
 export type AccountsMode = 'open' | 'invite'
@@ -74,6 +81,11 @@ export interface KeyView {
   lastUsedAt: string | null
   /** When a rolled key stops working; absent while it lives. */
   expiresAt?: string
+}
+
+/** A portal log-in as a request with its cookie finds it: the stored record and the CSRF token the cookie gives. */
+export interface PortalLogin extends LoginRecord {
+  csrfToken: string
 }
 
 /** A portal log-in made: the cookie's value and its CSRF token. */
@@ -147,13 +159,9 @@ export const createAccountService = (options: AccountServiceOptions) => {
 
   const openLogin = async (account: AccountRecord): Promise<Login> => {
     const token = randomHex(32)
-    const login: LoginRecord = {
-      accountId: account.id,
-      csrfToken: randomHex(24),
-      expiresAt: now() + ACCOUNT_LIMITS.loginMs,
-    }
+    const login: LoginRecord = { accountId: account.id, expiresAt: now() + ACCOUNT_LIMITS.loginMs }
     await store.addLogin(sha256Hex(token), login, ACCOUNT_LIMITS.maxLogins)
-    return { token, csrfToken: login.csrfToken, account, expiresAt: login.expiresAt }
+    return { token, csrfToken: csrfTokenOf(token), account, expiresAt: login.expiresAt }
   }
 
   const makeKey = async (
@@ -281,19 +289,21 @@ export const createAccountService = (options: AccountServiceOptions) => {
     /** The log-in of a cookie's value, with its account; undefined when it is none (or over). */
     async loggedIn(
       token: string | undefined,
-    ): Promise<{ account: AccountRecord; login: LoginRecord } | undefined> {
+    ): Promise<{ account: AccountRecord; login: PortalLogin } | undefined> {
       if (token === undefined || token.length === 0 || token.length > 200) return undefined
       const login = await store.login(sha256Hex(token), now())
       if (login === undefined) return undefined
       const account = await store.account(login.accountId)
-      return account === undefined ? undefined : { account, login }
+      return account === undefined
+        ? undefined
+        : { account, login: { ...login, csrfToken: csrfTokenOf(token) } }
     },
 
     /** Whether a write's `X-CSRF-Token` is the log-in's (constant time). */
-    csrfMatches: (login: LoginRecord, sent: string | undefined): boolean =>
+    csrfMatches: (login: PortalLogin, sent: string | undefined): boolean =>
       sent !== undefined && sameSecret(sent, login.csrfToken),
 
-    me: (account: AccountRecord, login: LoginRecord) => ({
+    me: (account: AccountRecord, login: PortalLogin) => ({
       ...viewAccount(account),
       csrfToken: login.csrfToken,
     }),

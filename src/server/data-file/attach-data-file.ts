@@ -35,6 +35,8 @@ export const attachDataFile = async (
   options: {
     /** Accounts (contract §22): kept in the file (version 4) when given, loaded from it. */
     accounts?: MemoryAccountStore | undefined
+    /** The sandbox's clock: portal log-ins already over are not loaded. */
+    now?: (() => number) | undefined
   } = {},
 ): Promise<AttachedDataFile> => {
   const { accounts } = options
@@ -57,7 +59,8 @@ export const attachDataFile = async (
     }
   }
   // Accounts and their keys (hashes and prefixes only); a file without them has none.
-  if (accounts !== undefined && snapshot?.accounts !== undefined) accounts.load(snapshot.accounts)
+  if (accounts !== undefined && snapshot?.accounts !== undefined)
+    accounts.load(snapshot.accounts, (options.now ?? Date.now)())
   // The OpenAPI document's records (the `openapi` option): loaded and kept with the pets.
   const records = keepOpenApiRecords(
     sandbox.openapi === undefined ? undefined : await sandbox.openapi,

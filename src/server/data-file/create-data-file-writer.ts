@@ -23,11 +23,11 @@ const formatOpenApi = (records: OpenApiFileRecords): string =>
     )
     .join(',\n')
 
-/** Accounts, keys and invites: one record per line. */
+/** Accounts, keys, invites and portal log-ins: one record per line. */
 const formatAccounts = (accounts: AccountsSnapshot): string => {
   const lines = (items: readonly unknown[]) =>
     items.length === 0 ? '[]' : `[\n${items.map((i) => JSON.stringify(i)).join(',\n')}\n]`
-  return `{"accounts":${lines(accounts.accounts)},\n"keys":${lines(accounts.keys)},\n"invites":${lines(accounts.invites)}}`
+  return `{"accounts":${lines(accounts.accounts)},\n"keys":${lines(accounts.keys)},\n"invites":${lines(accounts.invites)},\n"logins":${lines(accounts.logins ?? [])}}`
 }
 
 /**

@@ -107,6 +107,16 @@ const AccountsSchema = z.object({
     }),
   ),
   invites: z.array(z.object({ hash: HASH, createdAt: TIME })),
+  // Portal log-ins by the cookie's digest (decision 0065); files written before have none.
+  logins: z.optional(
+    z.array(
+      z.object({
+        hash: HASH,
+        accountId: z.string().check(z.regex(/^acct_[0-9a-f]{24}$/, 'must be an account id')),
+        expiresAt: TIME,
+      }),
+    ),
+  ),
 })
 
 const schemas = new Map<number, ReturnType<typeof buildDataFileSchema>>()

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -47,6 +48,15 @@ describe('accounts kept by --data (contract §22)', () => {
       expect(text).not.toContain(String(secret))
     const parsed = JSON.parse(text)
     expect(parsed.version).toBe(4)
+    // The log-in is kept as the SHA-256 of the cookie's value, with its account and end only.
+    const cookieToken = String(client.cookie?.split('=')[1])
+    expect(parsed.accounts.logins).toEqual([
+      {
+        hash: createHash('sha256').update(cookieToken).digest('hex'),
+        accountId: account.id,
+        expiresAt: now + 7 * 86_400_000,
+      },
+    ])
     expect(parsed.accounts.accounts[0].passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/)
     expect(parsed.accounts.keys.every((k: { hash: string }) => /^[0-9a-f]{64}$/.test(k.hash))).toBe(
       true,
@@ -55,6 +65,14 @@ describe('accounts kept by --data (contract §22)', () => {
     const second = await startAccountsServer({ dataFile: file })
     try {
       second.clock.now = now
+      // The log-in survives the restart: the same cookie, the same CSRF token, writes work.
+      const still = portalClient(second.origin)
+      still.cookie = client.cookie
+      expect((await still.refreshCsrf()).body).toMatchObject({ id: account.id })
+      expect(still.csrf).toBe(client.csrf)
+      const made = await still.api('POST', '/keys', { name: 'after', plan: 'free' })
+      expect(made.status).toBe(201)
+      expect((await still.api('DELETE', `/keys/${made.body.id}`)).status).toBe(204)
       // The account signs in again with its password; its keys are as they were.
       const again = portalClient(second.origin)
       expect(
@@ -76,6 +94,98 @@ describe('accounts kept by --data (contract §22)', () => {
       expect(accounts.body.accounts.map((a: { id: string }) => a.id)).toEqual([account.id])
     } finally {
       await second.close()
+    }
+  })
+
+  it('keeps a portal log-in across restarts until it ends, is signed out, or its account is deleted', async () => {
+    const file = join(dir, 'logins.json')
+    const first = await startAccountsServer({ dataFile: file })
+    const start = first.clock.now
+    const stays = portalClient(first.origin)
+    await stays.signup('stays@example.com', PASSWORD)
+    const leaves = portalClient(first.origin)
+    expect(
+      (await leaves.api('POST', '/login', { email: 'stays@example.com', password: PASSWORD }))
+        .status,
+    ).toBe(204)
+    await leaves.refreshCsrf()
+    const deleted = portalClient(first.origin)
+    const { body: gone } = await deleted.signup('deleted@example.com', PASSWORD)
+    const tokens = [stays, leaves, deleted].map((c) => String(c.cookie?.split('=')[1]))
+    const digest = (token: string) => createHash('sha256').update(token).digest('hex')
+    const keptLogins = async () =>
+      (JSON.parse(await readFile(file, 'utf8')).accounts.logins as { hash: string }[]).map(
+        (l) => l.hash,
+      )
+    expect(await keptLogins()).toEqual(tokens.map(digest))
+    // A log-out and an account's deletion leave the file before their answer.
+    expect((await leaves.api('POST', '/logout')).status).toBe(204)
+    expect((await control(first.origin, 'DELETE', `/accounts/${gone.id}`)).status).toBe(204)
+    const [staysToken = ''] = tokens
+    expect(await keptLogins()).toEqual([digest(staysToken)])
+    await first.close()
+
+    const meWith = async (origin: string, from: ReturnType<typeof portalClient>) => {
+      const client = portalClient(origin)
+      client.cookie = from.cookie
+      return (await client.api('GET', '/me')).status
+    }
+    // A restart a millisecond before the log-in's 7 days end: it signs in; the others do not.
+    const second = await startAccountsServer({ dataFile: file })
+    second.clock.now = start + 7 * 86_400_000 - 1
+    try {
+      expect(await meWith(second.origin, stays)).toBe(200)
+      expect(await meWith(second.origin, leaves)).toBe(401)
+      expect(await meWith(second.origin, deleted)).toBe(401)
+    } finally {
+      await second.close()
+    }
+    // A restart once they ended: not loaded, 401.
+    const third = await startAccountsServer({
+      dataFile: file,
+      now: () => start + 7 * 86_400_000,
+    })
+    try {
+      expect(await meWith(third.origin, stays)).toBe(401)
+    } finally {
+      await third.close()
+    }
+  })
+
+  it('loads a version 4 file as main wrote it before log-ins were kept (545630b), and keeps log-ins from then on', async () => {
+    // Written by main at 545630b's build: sign-up of main@example.com, one key made.
+    const file = join(dir, 'main-v4.json')
+    await writeFile(
+      file,
+      `{"version":4,"nextId":1,"pets":[
+],"accounts":{"accounts":[
+{"id":"acct_abc6764955f7f2f6c97d6fc1","email":"main@example.com","passwordHash":"scrypt$32768$8$1$ujPpMzxUwudEYiBieEhgOg$F-qA7dLf2O32RARD1o59CWMapreBP2ezkkevouGxiAw","createdAt":1893456000000}
+],
+"keys":[
+{"id":"key_717bd7f0de1304ef","accountId":"acct_abc6764955f7f2f6c97d6fc1","name":"from main","plan":"free","limits":{"perMinute":60,"perDay":1000},"prefix":"sk_acct_7c0c","hash":"db94e935507ca63a8baf5e40cb60fcb79492a3dea4012cf55b39f737456fdcb0","createdAt":1893456000000,"lastUsedAt":null,"expiresAt":null}
+],
+"invites":[]}}
+`,
+    )
+    const server = await startAccountsServer({ dataFile: file })
+    try {
+      const key = 'sk_acct_7c0c5b1e8479cb65a7fe67739e846c6a0dd07d61c5927bae'
+      expect((await api(server.origin, key)).status).toBe(200)
+      const client = portalClient(server.origin)
+      expect(
+        (
+          await client.api('POST', '/login', {
+            email: 'main@example.com',
+            password: 'written by main 545630b',
+          })
+        ).status,
+      ).toBe(204)
+      const written = JSON.parse(await readFile(file, 'utf8'))
+      expect(written.version).toBe(4)
+      expect(written.accounts.logins).toHaveLength(1)
+      expect(written.accounts.keys[0].hash).toBe(createHash('sha256').update(key).digest('hex'))
+    } finally {
+      await server.close()
     }
   })
 

@@ -106,7 +106,7 @@ describe('log-ins of one account', () => {
   it('are capped per account: signing in over and over never signs anyone else out', async () => {
     const store = createMemoryAccountStore()
     const at = 1_000_000
-    const login = (accountId: string) => ({ accountId, csrfToken: 'c', expiresAt: at + 60_000 })
+    const login = (accountId: string) => ({ accountId, expiresAt: at + 60_000 })
     store.addLogin('victim-login', login('acct_victim'), 20)
     // One account signing in 100,001 times (the store's whole room) once pushed the victim's out.
     for (let i = 0; i < 100_001; i++) store.addLogin(`mine-${i}`, login('acct_mallory'), 20)

@@ -90,7 +90,11 @@ const defineSuite = (
       const dump = await store.dump()
       expect(dump).toContain('{~acct}')
       expect(dump).toContain(email)
-      for (const secret of [key, fresh, password]) expect(dump).not.toContain(secret)
+      // Nor a portal cookie or its CSRF token: a log-in is kept by the cookie's digest only.
+      const cookies = [onA, onB].map((c) => String(c.cookie?.split('=')[1]))
+      const csrfs = [onA, onB].map((c) => String(c.csrf))
+      for (const secret of [key, fresh, password, ...cookies, ...csrfs])
+        expect(dump).not.toContain(secret)
       expect(dump).not.toContain(key.slice(-12))
     })
 

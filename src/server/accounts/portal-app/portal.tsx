@@ -546,7 +546,7 @@ const ReportPanel = (props: { requests: number }) => {
             })
           }
         >
-          Judge {props.requests} requests
+          Judge {props.requests} {props.requests === 1 ? 'request' : 'requests'}
         </button>
       </div>
       {findings !== undefined &&
