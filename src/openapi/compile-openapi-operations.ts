@@ -1,4 +1,5 @@
 import { templateProblem } from '../http/router.js'
+import { isBinarySchema } from './binary-body.js'
 import { createSchemaCompiler, type SchemaCheck, type SchemaNotices } from './compile-schemas.js'
 import { OpenApiDocumentError } from './load-openapi-document.js'
 import {
@@ -40,8 +41,8 @@ export interface SuccessResponse {
    * The Content-Type the sandbox answers with: the JSON media type the
    * document declares, `application/json` for a JSON schema under any media
    * range, else the first declared one (a `text` range as `text/plain`, an
-   * `image` range as `image/png`); undefined when the response declares no
-   * content.
+   * `image` range as `image/png`, `audio` as `audio/wav`, `video` as
+   * `video/mp4`); undefined when the response declares no content.
    */
   contentType: string | undefined
   /** The schema of a body that is not JSON (`text/plain` with `type: string`), when declared. */
@@ -171,6 +172,8 @@ const answerType = (declared: string): string => {
   if (type === '*/*' || type === 'application/*') return 'application/octet-stream'
   if (type === 'text/*') return 'text/plain'
   if (type === 'image/*') return 'image/png'
+  if (type === 'audio/*') return 'audio/wav'
+  if (type === 'video/*') return 'video/mp4'
   return declared
 }
 
@@ -352,7 +355,12 @@ export const compileOpenApiOperations = (
       json === undefined && content !== undefined
         ? Object.entries(content).find(([t]) => /^(\*\/\*|application\/\*)\s*(;|$)/.test(t))
         : undefined
-    const media = json ?? (anyType?.[1].schema === undefined ? undefined : anyType[1])
+    // A range's schema is JSON unless it describes bytes (`format: binary`, decision 0067).
+    const media =
+      json ??
+      (anyType?.[1].schema === undefined || isBinarySchema(anyType[1].schema)
+        ? undefined
+        : anyType[1])
     const schema = media?.schema
     const [firstType, firstMedia] = content === undefined ? [] : (Object.entries(content)[0] ?? [])
     const headers = Object.entries(response?.headers ?? {})
