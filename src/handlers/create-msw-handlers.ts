@@ -141,7 +141,9 @@ const toMswResponse = async (answer: Answer, request: Request): Promise<Response
   }
   // HEAD: the same status and headers as GET, never a body (contract §15); bytes as they are.
   const body =
-    method === 'HEAD' ? null : (response.bytes as Uint8Array<ArrayBuffer> | undefined) ?? response.body
+    method === 'HEAD'
+      ? null
+      : ((response.bytes as Uint8Array<ArrayBuffer> | undefined) ?? response.body)
   const headers =
     response.bytes === undefined || method === 'HEAD'
       ? response.headers

@@ -75,8 +75,18 @@ const concat = (parts: readonly (Uint8Array | readonly number[])[]): Uint8Array 
 }
 
 const ascii = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0) & 0xff)
-const u32be = (n: number): number[] => [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255]
-const u32le = (n: number): number[] => [n & 255, (n >>> 8) & 255, (n >>> 16) & 255, (n >>> 24) & 255]
+const u32be = (n: number): number[] => [
+  (n >>> 24) & 255,
+  (n >>> 16) & 255,
+  (n >>> 8) & 255,
+  n & 255,
+]
+const u32le = (n: number): number[] => [
+  n & 255,
+  (n >>> 8) & 255,
+  (n >>> 16) & 255,
+  (n >>> 24) & 255,
+]
 const u16le = (n: number): number[] => [n & 255, (n >>> 8) & 255]
 
 /** A zlib stream of `data` in stored (uncompressed) deflate blocks. */
@@ -204,7 +214,8 @@ const pdf = (padTo: number): Uint8Array => {
   const pad = room(padTo, plain.length, 4)
   // The padding line's own `%` and newline are 2 bytes; the startxref figure may grow by one digit.
   let padded = pad === 0 ? plain : build('.'.repeat(pad - 2))
-  if (padded.length > padTo && pad > 0) padded = build('.'.repeat(pad - 2 - (padded.length - padTo)))
+  if (padded.length > padTo && pad > 0)
+    padded = build('.'.repeat(pad - 2 - (padded.length - padTo)))
   return ascii(padded)
 }
 
@@ -233,7 +244,9 @@ const seededBytes = (faker: Faker, length: number): Uint8Array =>
 const lengthsOf = (schema: JsonSchema | undefined): { min: number; max: number } => {
   const min = typeof schema?.minLength === 'number' ? Math.max(0, schema.minLength) : 0
   const max =
-    typeof schema?.maxLength === 'number' ? Math.max(min, schema.maxLength) : Number.POSITIVE_INFINITY
+    typeof schema?.maxLength === 'number'
+      ? Math.max(min, schema.maxLength)
+      : Number.POSITIVE_INFINITY
   return { min, max }
 }
 

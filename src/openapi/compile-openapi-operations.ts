@@ -101,6 +101,12 @@ export interface CompiledOperation {
   path: string
   parameters: CompiledParameter[]
   body: { required: boolean; schema: JsonSchema; check: SchemaCheck } | undefined
+  /**
+   * The request body's declared media types that are not JSON (`multipart/form-data`,
+   * `application/octet-stream`, `image/*`): a body sent as one of them is taken as it is
+   * (decision 0067); `required` when the document requires a body.
+   */
+  otherBodies?: { types: string[]; required: boolean } | undefined
   success: SuccessResponse
   /** Every response the document declares, for checking answers (upstream, verify). */
   responses: DeclaredResponse[]
@@ -497,6 +503,7 @@ export const compileOpenApiOperations = (
               schema: media.schema,
               check: compile(media.schema),
             },
+      otherBodies: otherBodiesOf(operation),
       success,
       responses: declaredOf(operation),
       role,
@@ -504,6 +511,15 @@ export const compileOpenApiOperations = (
       listField,
     }
   })
+}
+
+const otherBodiesOf = (operation: OpenApiOperation): CompiledOperation['otherBodies'] => {
+  const types = Object.keys(operation.requestBody?.content ?? {})
+    .map((t) => t.split(';')[0]?.trim().toLowerCase() ?? '')
+    .filter((t) => t !== '' && !/^application\/(.+\+)?json$/.test(t))
+  return types.length === 0
+    ? undefined
+    : { types, required: operation.requestBody?.required === true }
 }
 
 const sameJson = (a: unknown, b: unknown): boolean => {

@@ -7,13 +7,13 @@ import type { SandboxSettings } from '../operations/operation.js'
 import type { Violation } from '../validation/answer-rules.js'
 import { answerCollection } from './answer-collection.js'
 import { answerSharedCollection } from './answer-shared-collection.js'
+import { binaryBody, isBinaryMedia, isBinarySchema, svgPicture } from './binary-body.js'
 import {
   checkDocumentAnswer,
   type DocumentAnswer,
   declaredFor,
   sandboxStatuses,
 } from './check-document-answer.js'
-import { binaryBody, isBinaryMedia, isBinarySchema, svgPicture } from './binary-body.js'
 import { checkBody, checkParameters } from './check-request.js'
 import {
   type CollectionShape,

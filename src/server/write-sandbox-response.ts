@@ -133,7 +133,10 @@ export const writeNow = (
     res.end()
     return
   }
-  headers.push('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength)
+  headers.push(
+    'Content-Length',
+    typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+  )
   res.writeHead(response.status, headers)
   res.end(res.req.method === 'HEAD' ? undefined : body)
 }
