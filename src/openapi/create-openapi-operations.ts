@@ -195,8 +195,12 @@ const otherAnswer = (
       headers: withType,
       body: `<?xml version="1.0" encoding="UTF-8"?>\n<result>${text()}</result>\n`,
     }
-  if (example !== undefined && /json/.test(type))
-    return { status, headers: withType, body: JSON.stringify(example.value) }
+  if (/json/.test(type))
+    return {
+      status,
+      headers: withType,
+      body: example === undefined ? null : JSON.stringify(example.value),
+    }
   return { status, headers: withType, body: text() }
 }
 
