@@ -182,8 +182,14 @@ const jpeg = (padTo: number): Uint8Array => {
     [0xff, 0xd9],
   ]
   const size = parts.reduce((n, p) => n + p.length, 0)
-  const pad = Math.min(room(padTo, size, 4), 65_535)
-  if (pad > 0) parts.splice(1, 0, segment(0xfe, new Array<number>(pad - 4).fill(0x2e)))
+  // COM segments of 4 to 65,537 bytes each (marker, length, text) after SOI: `pad` bytes in all.
+  let left = room(padTo, size, 4)
+  while (left > 0) {
+    let take = Math.min(left, 65_537)
+    if (left - take > 0 && left - take < 4) take -= 4
+    parts.splice(1, 0, segment(0xfe, new Array<number>(take - 4).fill(0x2e)))
+    left -= take
+  }
   return Uint8Array.from(parts.flat())
 }
 

@@ -175,5 +175,12 @@ describe('binary media of an OpenAPI document, over HTTP', () => {
     const body = pact.pact.interactions.at(-1)?.response.body
     expect(body).toMatchObject({ contentType: 'image/png', encoded: 'base64' })
     expect(Buffer.from(String(body?.content), 'base64')).toEqual(Buffer.from(png))
+    // The report and coverage read the same journal.
+    const report = await fetch(`${base}/__sandbox/report`)
+    expect(report.status).toBe(200)
+    await report.arrayBuffer()
+    const coverage = await fetch(`${base}/__sandbox/coverage`)
+    expect(coverage.status).toBe(200)
+    expect(JSON.stringify(await coverage.json())).toContain('avatarPng')
   })
 })
