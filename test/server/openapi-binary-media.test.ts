@@ -107,6 +107,13 @@ describe('binary media of an OpenAPI document, over HTTP', () => {
     expect(() => JSON.parse(Buffer.from(any.bytes).toString('latin1'))).toThrow()
   })
 
+  it('shapes a binary answer’s bytes under a body fault (slow-body sends them whole)', async () => {
+    const png = (await get('/avatar.png')).bytes
+    const slow = await get('/avatar.png?__scenario=slow-body&__bandwidth=100000')
+    expect([slow.status, Number(slow.length)]).toEqual([200, png.length])
+    expect(slow.bytes).toEqual(png)
+  })
+
   it('serves a string example of a binary type as its bytes', async () => {
     const logo = await get('/logo')
     expect([logo.type, Buffer.from(logo.bytes).toString()]).toEqual([
