@@ -5,8 +5,10 @@ export interface FaultAnswer {
   status: number
   /** The answer's headers, merged (the operation's, the rate limit's, its own). */
   headers: Record<string, string>
-  /** The body text, or null when the answer has none (`HEAD`, 204). */
+  /** The body text, or null when the answer has none (`HEAD`, 204) or is `bytes`. */
   body: string | null
+  /** A binary answer's bytes (decision 0067), when it is not text. */
+  bytes?: Uint8Array | undefined
   /** `HEAD`: the head of a GET, never a body. */
   head: boolean
   /** The fault's setting, when it has one (`slow-body`'s bytes a second, a stall's ms). */
@@ -32,7 +34,13 @@ const NO_BYTES = new Uint8Array(0)
 
 /** The answer's body as UTF-8 bytes (none for `HEAD` and bodiless answers). */
 export const bodyBytes = (answer: FaultAnswer): Uint8Array =>
-  answer.body === null || answer.head ? NO_BYTES : encoder.encode(answer.body)
+  answer.head
+    ? NO_BYTES
+    : answer.bytes !== undefined
+      ? answer.bytes
+      : answer.body === null
+        ? NO_BYTES
+        : encoder.encode(answer.body)
 
 /** The answer's headers with `Content-Length` set to `length` bytes. */
 export const withLength = (

@@ -139,9 +139,16 @@ const toMswResponse = async (answer: Answer, request: Request): Promise<Response
       headers,
     })
   }
-  // HEAD: the same status and headers as GET, never a body (contract §15).
-  const body = method === 'HEAD' ? null : response.body
-  return new Response(body, { status: response.status, headers: response.headers })
+  // HEAD: the same status and headers as GET, never a body (contract §15); bytes as they are.
+  const body =
+    method === 'HEAD'
+      ? null
+      : ((response.bytes as Uint8Array<ArrayBuffer> | undefined) ?? response.body)
+  const headers =
+    response.bytes === undefined || method === 'HEAD'
+      ? response.headers
+      : { ...response.headers, 'Content-Length': String(response.bytes.byteLength) }
+  return new Response(body, { status: response.status, headers })
 }
 
 /**

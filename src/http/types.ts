@@ -81,8 +81,14 @@ export interface SandboxResponse {
   status: number
   /** Response headers with their canonical names. */
   headers: Record<string, string>
-  /** The body text (JSON), or null for no body. */
+  /** The body text (JSON), or null for no body (and for a body of `bytes`). */
   body: string | null
+  /**
+   * The body's bytes when it is not text (an OpenAPI document's `image/png`,
+   * `application/octet-stream`: decision 0067); then `body` is null. Runtimes
+   * send these with their `Content-Length`; the journal keeps them as base64.
+   */
+  bytes?: Uint8Array | undefined
   /** Wait this long before answering (or failing). */
   delayMs?: number | undefined
   /** Fail the connection (after `delayMs`) instead of answering, or a fault inside the answer. */

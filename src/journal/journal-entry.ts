@@ -9,6 +9,11 @@ export interface JournalMessage {
   body: string | null
   /** True when the body was longer than the cap and was cut. */
   bodyTruncated: boolean
+  /**
+   * `base64` when `body` is the answer's bytes in base64 (a binary answer, such
+   * as an OpenAPI document's `image/png`: decision 0067); absent for text.
+   */
+  encoding?: 'base64' | undefined
 }
 
 /** Where an answer came from: the sandbox itself, the upstream deployment, or a recording. */
@@ -145,6 +150,8 @@ export interface JournalCapture {
   /** Null when the connection was failed. */
   responseHeaders: Readonly<Record<string, string>> | null
   responseBody: string | null
+  /** `base64` when `responseBody` holds the answer's bytes in base64 (a binary answer). */
+  responseBodyEncoding?: 'base64' | undefined
 }
 
 /** A capture as the journal holds it: bounded, numbered, and linked into the server-wide budget. */

@@ -160,6 +160,10 @@ const headerValue = (headers: Record<string, string>, name: string): string | un
   return undefined
 }
 
+/** The number of bytes a base64 text holds. */
+const base64Bytes = (text: string): number =>
+  Math.floor((text.length * 3) / 4) - (text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0)
+
 const truncatedNote = (part: string): string =>
   `The journal kept the start of the ${part} body only (it caps what it keeps).`
 
@@ -210,7 +214,9 @@ const toResponse = (entry: JournalEntry): HarEntry['response'] => {
     }
   }
   const { headers, body, bodyTruncated } = response
-  const size = body === null ? 0 : byteLength(body)
+  // A binary answer's body is base64 in the journal: HAR 1.2's `encoding` says so, `size` is its bytes.
+  const base64 = response.encoding === 'base64'
+  const size = body === null ? 0 : base64 ? base64Bytes(body) : byteLength(body)
   const location = headerValue(headers, 'location')
   return {
     status: entry.status,
@@ -222,6 +228,7 @@ const toResponse = (entry: JournalEntry): HarEntry['response'] => {
       size,
       mimeType: headerValue(headers, 'content-type') ?? 'x-unknown',
       ...(body === null ? {} : { text: body }),
+      ...(body !== null && base64 ? { encoding: 'base64' } : {}),
       ...(bodyTruncated ? { comment: truncatedNote('response') } : {}),
     },
     redirectURL: entry.status >= 300 && entry.status < 400 ? (location ?? '') : '',

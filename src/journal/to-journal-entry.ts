@@ -85,6 +85,9 @@ export const toJournalEntry = (record: JournalRecord): JournalEntry => {
           headers: redactHeaders(record.responseHeaders ?? {}),
           body: record.responseBody,
           bodyTruncated: record.responseBodyCut,
+          ...(record.responseBodyEncoding === undefined
+            ? {}
+            : { encoding: record.responseBodyEncoding }),
         },
   }
 }

@@ -78,10 +78,12 @@ const capped = (text: string, max: number): { body: string; bodyTruncated: boole
     ? { body: text.slice(0, max), bodyTruncated: true }
     : { body: text, bodyTruncated: false }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true })
+
 const textOf = (
   content: { text?: string | undefined; encoding?: string | undefined },
   max: number,
-): { body: string; bodyTruncated: boolean } => {
+): { body: string; bodyTruncated: boolean; encoding?: 'base64' } => {
   const text = content.text ?? ''
   if (content.encoding !== 'base64') return capped(text, max)
   // Decode no more than the cap can use: a UTF-16 unit is at most 3 bytes of UTF-8.
@@ -89,6 +91,14 @@ const textOf = (
   const cut = text.length > room
   try {
     const bytes = Uint8Array.from(atob(cut ? text.slice(0, room) : text), (c) => c.charCodeAt(0))
+    // Bytes that are not UTF-8 text (an image) stay base64, as the journal keeps a binary answer.
+    if (!cut && text.length <= max) {
+      try {
+        STRICT_UTF8.decode(bytes)
+      } catch {
+        return { body: text, bodyTruncated: false, encoding: 'base64' }
+      }
+    }
     const decoded = capped(new TextDecoder().decode(bytes), max)
     return cut ? { body: decoded.body, bodyTruncated: true } : decoded
   } catch {
@@ -195,6 +205,7 @@ const toEntry = (har: HarInput, maxBodyChars: number): JournalEntry => {
           headers: redactHeaders(responseHeaders),
           body: responseBody,
           bodyTruncated: responseText?.bodyTruncated ?? false,
+          ...(responseText?.encoding === undefined ? {} : { encoding: responseText.encoding }),
         },
   }
 }

@@ -31,14 +31,19 @@ export const declaresNotFound = (operation: CompiledOperation): boolean =>
  */
 export const sandboxStatuses = (op: CompiledOperation): number[] => [
   op.success.status,
-  ...(op.parameters.length > 0 || op.body !== undefined || op.role === 'list' ? [400] : []),
+  ...(op.parameters.length > 0 ||
+  op.body !== undefined ||
+  op.otherBodies?.required === true ||
+  op.role === 'list'
+    ? [400]
+    : []),
   ...(op.collection !== undefined &&
   op.role !== 'list' &&
   op.role !== 'create' &&
   declaresNotFound(op)
     ? [404]
     : []),
-  ...(op.body === undefined ? [] : [413]),
+  ...(op.body === undefined && op.otherBodies === undefined ? [] : [413]),
 ]
 
 /** The response the document declares for a status: the exact code, its range (`4XX`), then `default`. */

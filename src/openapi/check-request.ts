@@ -1,6 +1,7 @@
 import type { ErrorObject } from 'ajv'
 import type { ErrorDetail } from '../contract/error-body.js'
 import { ApiError } from '../http/api-error.js'
+import { payloadTooLarge } from '../http/errors.js'
 import { readJson } from '../http/read-json.js'
 import type { SandboxRequest } from '../http/types.js'
 import type { CompiledOperation, CompiledParameter } from './compile-openapi-operations.js'
@@ -178,6 +179,15 @@ const ANY_VALUE = {
 
 const COLLECTION_WRITES = new Set(['create', 'replace', 'update'])
 
+/** Whether a request's Content-Type is one of the declared types, or within a declared range (`image/*`, `*\/*`). */
+const declaresType = (types: readonly string[], header: string | undefined): boolean => {
+  const sent = header?.split(';')[0]?.trim().toLowerCase() ?? ''
+  if (sent === '') return types.includes('*/*') || types.includes('application/octet-stream')
+  return types.some(
+    (t) => t === sent || t === '*/*' || (t.endsWith('/*') && sent.startsWith(t.slice(0, -1))),
+  )
+}
+
 /**
  * The JSON request body, checked as createPet checks its own: 413, 400
  * `invalid_content_type`, `malformed_json`, then `validation_failed` with a
@@ -196,8 +206,27 @@ export const checkBody = (
   options: { maxBodyBytes: number },
 ): Record<string, unknown> | undefined => {
   const body = operation.body
-  if (body === undefined) return undefined
-  if (!body.required && (request.body === null || request.body.byteLength === 0)) return undefined
+  const others = operation.otherBodies
+  const empty = request.body === null || request.body.byteLength === 0
+  // A body of a declared media type that is not JSON (an upload: `multipart/form-data`,
+  // `application/octet-stream`): taken as it is, within the size limit (decision 0067).
+  if (
+    others !== undefined &&
+    !empty &&
+    declaresType(others.types, request.headers['content-type'])
+  ) {
+    if ((request.body?.byteLength ?? 0) > options.maxBodyBytes)
+      throw payloadTooLarge(options.maxBodyBytes)
+    return undefined
+  }
+  if (body === undefined) {
+    if (others?.required === true && empty)
+      throw new ApiError('validation_failed', 'The request body is required.', {
+        details: [{ field: '(body)', message: 'is required' }],
+      })
+    return undefined
+  }
+  if (!body.required && empty) return undefined
   const value = readJson(request, ANY_VALUE, { maxBodyBytes: options.maxBodyBytes, anyJson: true })
   const result = body.check(value)
   if (result === true) {

@@ -1,4 +1,5 @@
 import { templateProblem } from '../http/router.js'
+import { isBinarySchema } from './binary-body.js'
 import { createSchemaCompiler, type SchemaCheck, type SchemaNotices } from './compile-schemas.js'
 import { OpenApiDocumentError } from './load-openapi-document.js'
 import {
@@ -40,8 +41,8 @@ export interface SuccessResponse {
    * The Content-Type the sandbox answers with: the JSON media type the
    * document declares, `application/json` for a JSON schema under any media
    * range, else the first declared one (a `text` range as `text/plain`, an
-   * `image` range as `image/png`); undefined when the response declares no
-   * content.
+   * `image` range as `image/png`, `audio` as `audio/wav`, `video` as
+   * `video/mp4`); undefined when the response declares no content.
    */
   contentType: string | undefined
   /** The schema of a body that is not JSON (`text/plain` with `type: string`), when declared. */
@@ -100,6 +101,12 @@ export interface CompiledOperation {
   path: string
   parameters: CompiledParameter[]
   body: { required: boolean; schema: JsonSchema; check: SchemaCheck } | undefined
+  /**
+   * The request body's declared media types that are not JSON (`multipart/form-data`,
+   * `application/octet-stream`, `image/*`): a body sent as one of them is taken as it is
+   * (decision 0067); `required` when the document requires a body.
+   */
+  otherBodies?: { types: string[]; required: boolean } | undefined
   success: SuccessResponse
   /** Every response the document declares, for checking answers (upstream, verify). */
   responses: DeclaredResponse[]
@@ -171,6 +178,8 @@ const answerType = (declared: string): string => {
   if (type === '*/*' || type === 'application/*') return 'application/octet-stream'
   if (type === 'text/*') return 'text/plain'
   if (type === 'image/*') return 'image/png'
+  if (type === 'audio/*') return 'audio/wav'
+  if (type === 'video/*') return 'video/mp4'
   return declared
 }
 
@@ -352,7 +361,12 @@ export const compileOpenApiOperations = (
       json === undefined && content !== undefined
         ? Object.entries(content).find(([t]) => /^(\*\/\*|application\/\*)\s*(;|$)/.test(t))
         : undefined
-    const media = json ?? (anyType?.[1].schema === undefined ? undefined : anyType[1])
+    // A range's schema is JSON unless it describes bytes (`format: binary`, decision 0067).
+    const media =
+      json ??
+      (anyType?.[1].schema === undefined || isBinarySchema(anyType[1].schema)
+        ? undefined
+        : anyType[1])
     const schema = media?.schema
     const [firstType, firstMedia] = content === undefined ? [] : (Object.entries(content)[0] ?? [])
     const headers = Object.entries(response?.headers ?? {})
@@ -489,6 +503,7 @@ export const compileOpenApiOperations = (
               schema: media.schema,
               check: compile(media.schema),
             },
+      otherBodies: otherBodiesOf(operation),
       success,
       responses: declaredOf(operation),
       role,
@@ -496,6 +511,15 @@ export const compileOpenApiOperations = (
       listField,
     }
   })
+}
+
+const otherBodiesOf = (operation: OpenApiOperation): CompiledOperation['otherBodies'] => {
+  const types = Object.keys(operation.requestBody?.content ?? {})
+    .map((t) => t.split(';')[0]?.trim().toLowerCase() ?? '')
+    .filter((t) => t !== '' && !/^application\/(.+\+)?json$/.test(t))
+  return types.length === 0
+    ? undefined
+    : { types, required: operation.requestBody?.required === true }
 }
 
 const sameJson = (a: unknown, b: unknown): boolean => {

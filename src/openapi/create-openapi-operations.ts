@@ -7,6 +7,7 @@ import type { SandboxSettings } from '../operations/operation.js'
 import type { Violation } from '../validation/answer-rules.js'
 import { answerCollection } from './answer-collection.js'
 import { answerSharedCollection } from './answer-shared-collection.js'
+import { binaryBody, isBinaryMedia, isBinarySchema, svgPicture } from './binary-body.js'
 import {
   checkDocumentAnswer,
   type DocumentAnswer,
@@ -145,11 +146,12 @@ const HTML = (text: string): string =>
   `<!doctype html>\n<html><head><title>${text}</title></head><body><p>${text}</p></body></html>\n`
 
 /**
- * The answer of a success whose body is not JSON (decision 0059): the
- * declared Content-Type and a body valid for it: the example when it is
- * text; for `text/*` text drawn from the declared string schema (an HTML
- * page for `text/html`); a minimal XML document for XML; no body for a
- * binary type (an image), which the sandbox does not draw.
+ * The answer of a success whose body is not JSON (decisions 0059, 0067): the
+ * declared Content-Type and a body valid for it: a string example as given
+ * (as its bytes for a binary type); for `text/*` text drawn from the declared
+ * string schema (an HTML page for `text/html`); a minimal XML document for
+ * XML; a small SVG; for a binary type (an image, a PDF, `octet-stream`) bytes
+ * a client can decode (`binaryBody`), within the schema's lengths.
  */
 const otherAnswer = (
   op: CompiledOperation,
@@ -157,7 +159,14 @@ const otherAnswer = (
   headers: Record<string, string>,
   compile: (schema: JsonSchema) => SchemaCheck,
 ): SandboxResponse => {
-  const { status, contentType, example, otherSchema } = op.success
+  const { status, example, otherSchema } = op.success
+  // A range answered as octet-stream takes the schema's own `contentMediaType` (3.1) when it names one.
+  const contentType =
+    op.success.contentType === 'application/octet-stream' &&
+    typeof otherSchema?.contentMediaType === 'string' &&
+    /^[\w.+-]+\/[\w.+-]+$/.test(otherSchema.contentMediaType)
+      ? otherSchema.contentMediaType
+      : op.success.contentType
   if (contentType === undefined) return { status, headers, body: null }
   const type = contentType.split(';')[0]?.trim().toLowerCase() ?? ''
   const withType = { 'Content-Type': contentType, ...headers }
@@ -171,18 +180,28 @@ const otherAnswer = (
     }
     return generateFromSchema(faker, { type: 'string' }, { name: 'description' }) as string
   }
-  if (typeof example?.value === 'string') return { status, headers: withType, body: example.value }
+  const binary = isBinaryMedia(type) || isBinarySchema(otherSchema)
+  if (typeof example?.value === 'string')
+    return binary
+      ? { status, headers: withType, body: null, bytes: new TextEncoder().encode(example.value) }
+      : { status, headers: withType, body: example.value }
+  if (binary)
+    return { status, headers: withType, body: null, bytes: binaryBody(faker, type, otherSchema) }
+  if (type === 'image/svg+xml') return { status, headers: withType, body: svgPicture(faker) }
   if (type === 'text/html') return { status, headers: withType, body: HTML(text()) }
-  if (type.startsWith('text/')) return { status, headers: withType, body: text() }
   if (type.endsWith('/xml') || type.endsWith('+xml'))
     return {
       status,
       headers: withType,
       body: `<?xml version="1.0" encoding="UTF-8"?>\n<result>${text()}</result>\n`,
     }
-  if (example !== undefined && /json/.test(type))
-    return { status, headers: withType, body: JSON.stringify(example.value) }
-  return { status, headers: withType, body: null }
+  if (/json/.test(type))
+    return {
+      status,
+      headers: withType,
+      body: example === undefined ? null : JSON.stringify(example.value),
+    }
+  return { status, headers: withType, body: text() }
 }
 
 /**

@@ -358,6 +358,20 @@ const patterned = (faker: Faker, pattern: string, min: number, max: number): str
   return undefined
 }
 
+/**
+ * Valid base64 of seeded bytes whose length is within `min` and `max` (a
+ * multiple of 4, padded as needed); undefined when no such length exists.
+ */
+const base64Within = (faker: Faker, min: number, max: number): string | undefined => {
+  const length = Math.max(4, Math.ceil(Math.max(min, Math.min(16, max)) / 4) * 4)
+  if (length > max) return min === 0 ? '' : undefined
+  // Up to 3 bytes per 4 characters; one or two bytes fewer leave `=` padding.
+  const bytes = Uint8Array.from({ length: (length / 4) * 3 }, () => faker.number.int(255))
+  let binary = ''
+  for (const byte of bytes) binary += String.fromCharCode(byte)
+  return btoa(binary)
+}
+
 /** The number of UTF-16 code points in a string, as JSON Schema counts length. */
 const lengthOf = (text: string): number => [...text].length
 
@@ -382,6 +396,11 @@ const stringFor = (faker: Faker, schema: JsonSchema, name: string): string => {
     const text = patterned(faker, schema.pattern, min, max)
     if (text !== undefined) return text
   }
+  // base64 (`byte`) and binary strings within their lengths (decision 0067).
+  if (format === 'byte' && (schema.minLength !== undefined || schema.maxLength !== undefined))
+    return base64Within(faker, min, max) ?? words(faker, 1)
+  if (format === 'binary' && (schema.minLength !== undefined || schema.maxLength !== undefined))
+    return faker.string.alphanumeric(Math.min(Math.max(min, Math.min(12, max)), max))
   const fromFormat = format === undefined ? undefined : formatted(faker, format)
   if (fromFormat !== undefined) return fromFormat
   let text = byName(faker, name) ?? words(faker, faker.number.int({ min: 1, max: 3 }))

@@ -94,9 +94,13 @@ const nestsDeeper = (text: string, max: number): boolean => {
 const bodyOf = (
   text: string | null,
   media: string | undefined,
+  encoding?: 'base64' | undefined,
 ): { body?: PactBody; json: unknown; tooDeep?: true; broken?: true } => {
   if (text === null || text === '') return { json: undefined }
   const contentType = media?.split(';')[0]?.trim() ?? 'text/plain'
+  // A binary answer (decision 0067): the journal holds its bytes as base64, as Pact writes them.
+  if (encoding === 'base64')
+    return { body: { content: text, contentType, encoded: 'base64' }, json: undefined }
   if (isJsonMedia(media) && nestsDeeper(text, MAX_PACT_BODY_DEPTH))
     return { body: { content: text, contentType, encoded: false }, json: undefined, tooDeep: true }
   if (isJsonMedia(media)) {
@@ -249,7 +253,7 @@ export const buildInteraction = (
   if (Object.keys(requestHeaders).length > 0) request.headers = requestHeaders
   if (requestBody.body !== undefined) request.body = requestBody.body
   const media = mediaOf(entry.response.headers)
-  const responseBody = bodyOf(entry.response.body, media)
+  const responseBody = bodyOf(entry.response.body, media, entry.response.encoding)
   const responseHeaders = headersOf(entry.response.headers)
   const rules = headerRules(responseHeaders, url.origin, responseBody.json)
   const problems: string[] = []

@@ -40,6 +40,14 @@ Object.freeze(NO_VIOLATIONS)
 
 const encoder = new TextEncoder()
 
+/** Bytes as base64 text (a binary answer's journal body). */
+const toBase64 = (bytes: Uint8Array): string => {
+  let binary = ''
+  for (let i = 0; i < bytes.length; i += 0x8000)
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+  return btoa(binary)
+}
+
 /**
  * The answer's headers in one stated order (later wins): the operation's,
  * then the rate limit's, then the response's own (so a forced 429 can say
@@ -83,21 +91,30 @@ export const finish = (ctx: PipelineContext, input: FinishInput): Awaitable<Fini
     fault: own.fault,
     exact: own.exact,
   }
-  if (request.method === 'HEAD' && response.body !== null && own.exact === undefined) {
+  // A binary answer (decision 0067): its bytes, sent by the runtime, kept as base64 by the journal.
+  const bytes = own.bytes
+  if (bytes !== undefined) response.bytes = bytes
+  if (request.method === 'HEAD' && own.exact === undefined) {
     // The GET's headers, its length included, without the body (contract §15).
-    response.headers['Content-Length'] = String(encoder.encode(response.body).byteLength)
-    response.body = null
+    if (response.body !== null) {
+      response.headers['Content-Length'] = String(encoder.encode(response.body).byteLength)
+      response.body = null
+    } else if (bytes !== undefined) {
+      response.headers['Content-Length'] = String(bytes.byteLength)
+      response.bytes = undefined
+    }
   }
   // What the journal keeps: the answer, or what a fault made of it (src/faults).
   let status: number | null = response.status
   let headers: Record<string, string> | null = response.headers
-  let body = response.body
+  let body = response.bytes === undefined ? response.body : toBase64(response.bytes)
   const fault = response.fault
   if (fault !== undefined) {
     const shaped = shapeFault(fault, {
       status,
       headers,
-      body,
+      body: response.body,
+      bytes: response.bytes,
       head: request.method === 'HEAD',
       setting: own.faultSetting,
     })
@@ -108,7 +125,9 @@ export const finish = (ctx: PipelineContext, input: FinishInput): Awaitable<Fini
       body = null
     } else {
       response.delivery = shaped.delivery
-      ;({ status, headers, body } = shaped.journal)
+      ;({ status, headers } = shaped.journal)
+      // A binary answer's journal body stays the bytes made (base64); a text one is what was sent.
+      if (response.bytes === undefined || status === null) body = shaped.journal.body
     }
   }
   const record = session.record({
@@ -135,6 +154,7 @@ export const finish = (ctx: PipelineContext, input: FinishInput): Awaitable<Fini
     requestBody: request.body,
     responseHeaders: headers,
     responseBody: body,
+    ...(response.bytes !== undefined && body !== null ? { responseBodyEncoding: 'base64' } : {}),
   })
   // A shared store numbers it asynchronously; memory at once (no microtask, decisions 0021, 0039).
   if (record instanceof Promise) return record.then((made) => told(ctx, response, made))

@@ -252,7 +252,12 @@ export const installSandbox = async <const S extends string = never>(
       status: response.status,
       headers: { ...response.headers, ...crossOriginHeaders({ origin, url }) },
       // HEAD: the same status and headers as GET, never a body (contract §15).
-      body: method === 'HEAD' ? '' : (response.body ?? ''),
+      body:
+        method === 'HEAD'
+          ? ''
+          : response.bytes !== undefined
+            ? Buffer.from(response.bytes)
+            : (response.body ?? ''),
     })
   }
 

@@ -114,7 +114,7 @@ export const writeNow = (
     writeExact(res, response.status, response.exact, extra, response.headers)
     return
   }
-  const body = response.body
+  const body = response.bytes ?? response.body
   const own = response.headers
   // A flat name/value list, as an object would be written (an `own` header replaces an
   // `extra` one of the same name, `Content-Length` is ours): no object built per answer.
@@ -133,7 +133,10 @@ export const writeNow = (
     res.end()
     return
   }
-  headers.push('Content-Length', Buffer.byteLength(body))
+  headers.push(
+    'Content-Length',
+    typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength,
+  )
   res.writeHead(response.status, headers)
   res.end(res.req.method === 'HEAD' ? undefined : body)
 }

@@ -108,7 +108,11 @@ export const attachDataFile = async (
     }),
   ]
   const openapi = sandbox.openapi === undefined ? undefined : await sandbox.openapi
-  if (openapi !== undefined) openapi.onChange = () => writer.write()
+  if (openapi !== undefined)
+    openapi.onChange = (session) => {
+      records.touch(session)
+      return writer.write()
+    }
   if (accounts !== undefined) accounts.onChange = () => writer.write()
   return {
     loaded: snapshot !== undefined,

@@ -1,7 +1,11 @@
 import { createTextFileWriter, type TextFileWriter } from '../../files/create-text-file-writer.js'
 import type { AccountsSnapshot } from '../../state/memory-account-store.js'
 import type { DataFile } from './data-file-schema.js'
-import type { DataFileSnapshot, OpenApiFileRecords } from './read-data-file.js'
+import type {
+  CollectionFileSnapshot,
+  DataFileSnapshot,
+  OpenApiFileRecords,
+} from './read-data-file.js'
 
 /** Writes a store's snapshot to its data file, one write at a time. */
 export type DataFileWriter = TextFileWriter
@@ -9,16 +13,26 @@ export type DataFileWriter = TextFileWriter
 const formatPets = (pets: DataFile['pets']): string =>
   `[\n${pets.map((p) => JSON.stringify(p)).join(',\n')}\n]`
 
+/**
+ * A collection's records, one per line, kept by the snapshot object: a snapshot that comes
+ * back unchanged (a session no request changed since, decision 0067) is not formatted again.
+ */
+const formatted = new WeakMap<object, string>()
+const formatCollection = (c: CollectionFileSnapshot): string => {
+  const known = formatted.get(c)
+  if (known !== undefined) return known
+  const text = `{"nextSeq":${c.nextSeq},"records":[\n${c.records.map((r) => JSON.stringify(r)).join(',\n')}\n]}`
+  formatted.set(c, text)
+  return text
+}
+
 /** The document's records: one record per line, as the pets. */
 const formatOpenApi = (records: OpenApiFileRecords): string =>
   [...records]
     .map(
       ([session, collections]) =>
         `${JSON.stringify(session)}:{${[...collections]
-          .map(
-            ([key, c]) =>
-              `\n${JSON.stringify(key)}:{"nextSeq":${c.nextSeq},"records":[\n${c.records.map((r) => JSON.stringify(r)).join(',\n')}\n]}`,
-          )
+          .map(([key, c]) => `\n${JSON.stringify(key)}:${formatCollection(c)}`)
           .join(',')}\n}`,
     )
     .join(',\n')

@@ -12,6 +12,8 @@ export interface OpenApiRecordsKeeper {
   snapshot(): OpenApiFileRecords
   /** A session reset or dropped: its records leave the file. True when the file held some. */
   end(session: string): boolean
+  /** A session's records changed (a write answered): its part is made again on the next snapshot. */
+  touch(session: string): void
 }
 
 /**
@@ -56,22 +58,42 @@ export const keepOpenApiRecords = (
   for (const [session, collections] of loads) api?.load(session, collections)
 
   const written = new Set<string>()
+  // Each session's part as last made: a write makes again only the parts of sessions changed
+  // since (decision 0067), so the same snapshot objects come back (and their formatted text,
+  // which the writer keeps by object) for the hundreds of sessions that did not change.
+  const made = new Map<string, ReadonlyMap<string, CollectionFileSnapshot>>()
+  const touched = new Set<string>()
   return {
     snapshot() {
       const out = new Map<string, Map<string, CollectionFileSnapshot>>()
       for (const [session, kept] of carried) out.set(session, new Map(kept))
       for (const session of api?.changed() ?? []) {
+        let part = made.get(session)
+        if (part === undefined || touched.has(session)) {
+          part = new Map(
+            Object.entries(api?.snapshot(session) ?? {}).map(([collectionPath, snapshot]) => [
+              keyOf.get(collectionPath) ?? collectionPath,
+              snapshot,
+            ]),
+          )
+          made.set(session, part)
+        }
         const collections = out.get(session) ?? new Map<string, CollectionFileSnapshot>()
-        for (const [collectionPath, snapshot] of Object.entries(api?.snapshot(session) ?? {}))
-          collections.set(keyOf.get(collectionPath) ?? collectionPath, snapshot)
+        for (const [key, snapshot] of part) collections.set(key, snapshot)
         out.set(session, collections)
       }
+      touched.clear()
       written.clear()
       for (const session of out.keys()) written.add(session)
       return out
     },
     end(session) {
+      made.delete(session)
+      touched.delete(session)
       return carried.delete(session) || written.has(session)
+    },
+    touch(session) {
+      touched.add(session)
     },
   }
 }
