@@ -108,7 +108,7 @@ local function limit(rl, lru, name, perMinute, perDay, now, bannable, banAfter, 
       result = {'minute', minuteLeft, dayLeft, -1}
     end
   end
-  redis.call('HSET', rl, name, num(b[1]) .. ' ' .. num(b[2]) .. ' ' .. num(b[3]) .. ' ' .. num(b[4]) .. ' ' .. num(b[5]) .. ' ' .. num(b[6]) .. ' ' .. num(b[7]))
+  redis.call('HSET', rl, name, string.format('%.0f %.0f %.0f %.0f %.0f %.0f %.0f', b[1], b[2], b[3], b[4], b[5], b[6], b[7]))
   return result
 end
 `
