@@ -11,7 +11,7 @@ import type { RedisStateContext } from './redis-state-context.js'
  * reserved (0: numbered here, for a request refused before its round trip),
  * unless the journal was cleared since; keeps the last `capacity`; first drops
  * the entries the server-wide budget evicted. ARGV: prefix, sid, capacity,
- * evictedCount, evicted seq…, then per entry: seq, entryJson (whose `seq` is
+ * evictedCount, evicted ranges (first, last)…, then per entry: seq, entryJson (whose `seq` is
  * that number; `{"seq":0,…` when Redis numbers it). Returns each entry's number (0: not kept).
  */
 const RECORD_SCRIPT = defineScript(
@@ -21,7 +21,7 @@ local out = {}
 if redis.call('EXISTS', META) == 0 then return out end
 local journal = T .. 'journal'
 local first = 5 + tonumber(ARGV[4])
-for i = 5, first - 1 do redis.call('ZREMRANGEBYSCORE', journal, ARGV[i], ARGV[i]) end
+for i = 5, first - 1, 2 do redis.call('ZREMRANGEBYSCORE', journal, ARGV[i], ARGV[i + 1]) end
 local cleared = tonumber(redis.call('HGET', META, 'jcleared'))
 local pairs = {}
 for i = first, #ARGV, 2 do
@@ -84,11 +84,11 @@ return 1
 `,
 )
 
-/** Drops entries the server-wide budget evicted. ARGV: prefix, sid, seq… */
+/** Drops entries the server-wide budget evicted. ARGV: prefix, sid, ranges (first, last)… */
 const EVICT_SCRIPT = defineScript(
   'evict',
   `${PRELUDE}
-for i = 3, #ARGV do redis.call('ZREMRANGEBYSCORE', T .. 'journal', ARGV[i], ARGV[i]) end
+for i = 3, #ARGV, 2 do redis.call('ZREMRANGEBYSCORE', T .. 'journal', ARGV[i], ARGV[i + 1]) end
 return 1
 `,
 )
@@ -189,13 +189,19 @@ return out
 /** The request journal of the Redis state. */
 export interface RedisJournal {
   /**
-   * Journals an answered request, behind the answer: the record is returned
-   * at once and written right after (pipelined, never waited on: a request
-   * makes no Redis call of its own for its journal). `seq` is the number its round trip reserved; without one
-   * (a request refused before it) Redis numbers the entry, and the returned
-   * record says 0.
+   * Journals an answered request. `seq` is the number its round trip
+   * reserved: the record comes once Redis holds the entry (written with the
+   * other entries of the moment, one call a session), so a control call made
+   * after the answer finds it through any instance (decision 0063). Without
+   * one (a request refused before its round trip: Redis is likely away) the
+   * record comes at once, the entry is written behind the answer and Redis
+   * numbers it (the record says 0).
    */
-  record(sid: string, seq: number | undefined, capture: JournalCapture): JournalRecord
+  record(
+    sid: string,
+    seq: number | undefined,
+    capture: JournalCapture,
+  ): JournalRecord | Promise<JournalRecord>
   list(sid: string): Promise<JournalEntry[]>
   /**
    * Marks a record `aborted` (the client gave up on its held answer): in the
@@ -208,6 +214,18 @@ export interface RedisJournal {
 
 /** How long evictions wait for a write to the same session to ride on (ms). */
 const EVICT_DELAY_MS = 200
+
+/** Numbers as runs of consecutive ones: first, last, first, last… (one ZREMRANGEBYSCORE a run). */
+const toRanges = (seqs: number[]): number[] => {
+  const sorted = seqs.sort((a, b) => a - b)
+  const ranges: number[] = []
+  for (const seq of sorted) {
+    if (ranges.length > 0 && seq <= (ranges[ranges.length - 1] as number) + 1)
+      ranges[ranges.length - 1] = Math.max(seq, ranges[ranges.length - 1] as number)
+    else ranges.push(seq, seq)
+  }
+  return ranges
+}
 
 /** A cursor: the feed stream's id and the running count there. */
 const parseCursor = (cursor: string | undefined): { id: string; n: number } | undefined => {
@@ -239,16 +257,20 @@ export const createRedisJournal = (
   const feedKey = `${connection.prefix}{~feed}:requests`
   let pending = new Map<string, JournalRecord[]>()
   let scheduled = false
+  /** Settles once the pending batch's writes have: what numbered records wait for. */
+  let batchWritten: Promise<void> | undefined
+  let settleBatch: (() => void) | undefined
   let order = 0
 
   /** Entries the budget evicted, per session: dropped with the session's next write, or soon. */
-  let evictions = new Map<string, string[]>()
+  let evictions = new Map<string, number[]>()
   let evictTimer: ReturnType<typeof setTimeout> | undefined
   const sendEvictions = (): void => {
     evictTimer = undefined
     const due = evictions
     evictions = new Map()
-    for (const [sid, seqs] of due) connection.send(EVICT_SCRIPT, keyOf(sid), [sid, ...seqs])
+    for (const [sid, seqs] of due)
+      connection.send(EVICT_SCRIPT, keyOf(sid), [sid, ...toRanges(seqs)])
   }
   const evict = (evicted: string[]): void => {
     // Pairs of session and numbers (space-separated: one batch each).
@@ -259,7 +281,7 @@ export const createRedisJournal = (
         seqs = []
         evictions.set(sid, seqs)
       }
-      for (const seq of (evicted[i + 1] as string).split(' ')) seqs.push(seq)
+      for (const seq of (evicted[i + 1] as string).split(' ')) seqs.push(Number(seq))
     }
     if (evictions.size > 0 && evictTimer === undefined) {
       evictTimer = setTimeout(sendEvictions, EVICT_DELAY_MS)
@@ -285,10 +307,14 @@ export const createRedisJournal = (
     scheduled = false
     const batch = pending
     pending = new Map()
+    const settle = settleBatch
+    batchWritten = undefined
+    settleBatch = undefined
+    const writes: Promise<unknown>[] = []
     // Every numbered entry of the moment in one call to the budget, a batch per session.
     const numbered: (string | number)[] = []
     for (const [sid, records] of batch) {
-      const evicted = evictions.get(sid) ?? []
+      const evicted = toRanges(evictions.get(sid) ?? [])
       evictions.delete(sid)
       const args: (string | number | Buffer)[] = [sid, journalSize, evicted.length, ...evicted]
       const sizes: number[] = []
@@ -307,6 +333,7 @@ export const createRedisJournal = (
       }
       numbered.push(...batchOf(sid, seqs, bytes))
       const written = connection.run(RECORD_SCRIPT, keyOf(sid), args) as Promise<number[]>
+      writes.push(written)
       // Those Redis numbered go to the budget once it has.
       if (seqs.length < records.length)
         written.then(
@@ -326,6 +353,8 @@ export const createRedisJournal = (
       else written.catch(() => {})
     }
     ledger(numbered)
+    // Written or failed (a lost entry, as before 0063): the answers go either way.
+    Promise.allSettled(writes).then(settle)
   }
 
   return {
@@ -342,9 +371,13 @@ export const createRedisJournal = (
       list.push(record)
       if (!scheduled) {
         scheduled = true
+        batchWritten = new Promise((resolve) => {
+          settleBatch = resolve
+        })
         process.nextTick(flush)
       }
-      return record
+      if (record.seq === 0) return record
+      return (batchWritten as Promise<void>).then(() => record)
     },
     async markAborted(sid, record) {
       record.aborted = true
