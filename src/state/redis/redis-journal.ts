@@ -189,19 +189,14 @@ return out
 /** The request journal of the Redis state. */
 export interface RedisJournal {
   /**
-   * Journals an answered request. `seq` is the number its round trip
-   * reserved: the record comes once Redis holds the entry (written with the
-   * other entries of the moment, one call a session), so a control call made
-   * after the answer finds it through any instance (decision 0063). Without
-   * one (a request refused before its round trip: Redis is likely away) the
-   * record comes at once, the entry is written behind the answer and Redis
-   * numbers it (the record says 0).
+   * Journals an answered request, behind the answer: the record is returned
+   * at once and written in the same turn of the event loop, with the other
+   * entries of that turn (one call a session), before any later request or
+   * control call of this instance is read. `seq` is the number its round trip
+   * reserved; without one (a request refused before it) Redis numbers the
+   * entry, and the returned record says 0.
    */
-  record(
-    sid: string,
-    seq: number | undefined,
-    capture: JournalCapture,
-  ): JournalRecord | Promise<JournalRecord>
+  record(sid: string, seq: number | undefined, capture: JournalCapture): JournalRecord
   list(sid: string): Promise<JournalEntry[]>
   /**
    * Marks a record `aborted` (the client gave up on its held answer): in the
@@ -257,9 +252,6 @@ export const createRedisJournal = (
   const feedKey = `${connection.prefix}{~feed}:requests`
   let pending = new Map<string, JournalRecord[]>()
   let scheduled = false
-  /** Settles once the pending batch's writes have: what numbered records wait for. */
-  let batchWritten: Promise<void> | undefined
-  let settleBatch: (() => void) | undefined
   let order = 0
 
   /** Entries the budget evicted, per session: dropped with the session's next write, or soon. */
@@ -307,10 +299,6 @@ export const createRedisJournal = (
     scheduled = false
     const batch = pending
     pending = new Map()
-    const settle = settleBatch
-    batchWritten = undefined
-    settleBatch = undefined
-    const writes: Promise<unknown>[] = []
     // Every numbered entry of the moment in one call to the budget, a batch per session.
     const numbered: (string | number)[] = []
     for (const [sid, records] of batch) {
@@ -333,7 +321,6 @@ export const createRedisJournal = (
       }
       numbered.push(...batchOf(sid, seqs, bytes))
       const written = connection.run(RECORD_SCRIPT, keyOf(sid), args) as Promise<number[]>
-      writes.push(written)
       // Those Redis numbered go to the budget once it has.
       if (seqs.length < records.length)
         written.then(
@@ -353,8 +340,6 @@ export const createRedisJournal = (
       else written.catch(() => {})
     }
     ledger(numbered)
-    // Written or failed (a lost entry, as before 0063): the answers go either way.
-    Promise.allSettled(writes).then(settle)
   }
 
   return {
@@ -371,13 +356,9 @@ export const createRedisJournal = (
       list.push(record)
       if (!scheduled) {
         scheduled = true
-        batchWritten = new Promise((resolve) => {
-          settleBatch = resolve
-        })
         process.nextTick(flush)
       }
-      if (record.seq === 0) return record
-      return (batchWritten as Promise<void>).then(() => record)
+      return record
     },
     async markAborted(sid, record) {
       record.aborted = true

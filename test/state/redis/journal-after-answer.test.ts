@@ -3,10 +3,12 @@ import { killAllChildren, serverOrigin, spawnCli } from '../../server/spawn-cli.
 import { startTestRedis, type TestRedis } from '../../support/redis-server.js'
 
 // Contract: a control call made after an answer finds that request's journal
-// entry, through the instance that answered and through any other on the same
-// Redis (decision 0063: the entry is in Redis before the answer is written).
-// Two processes, as deployed: in one process a client could not read an
-// answer before the instance's journal write had gone out anyway.
+// entry. On Redis the entries of one turn of the event loop go out in one
+// write a session, behind their answers but before anything this instance
+// reads next (decision 0063), so a look through the instance that answered
+// finds the entry, however many requests it answers at once. In processes of
+// their own, as deployed (in one process the test's client could not read an
+// answer before the turn's write had gone out anyway).
 let redis: TestRedis
 let origins: string[] = []
 
@@ -15,7 +17,7 @@ beforeAll(async () => {
   // A small budget keeps each look cheap (it reads the session's whole journal).
   const args = ['--port', '0', '--quiet', '--journal-max-entries', '120']
   args.push('--store', redis.url, '--store-prefix', 'after-answer:')
-  origins = await Promise.all([serverOrigin(spawnCli(args)), serverOrigin(spawnCli(args))])
+  origins = [await serverOrigin(spawnCli(args))]
 }, 60_000)
 afterAll(async () => {
   killAllChildren()
@@ -30,7 +32,7 @@ const answerThenFind = async (answering: string, reading: string, session: strin
   // Many at once: the answering instance journals them in batches, while it answers others.
   await Promise.all(
     Array.from({ length: 40 }, async (_, client) => {
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 10; i++) {
         const answer = await fetch(
           `${answering}/v1/pets?limit=20&c=${client}&__session=${session}`,
           {
@@ -54,10 +56,5 @@ const answerThenFind = async (answering: string, reading: string, session: strin
 describe('the journal on Redis, right after an answer', () => {
   it('holds the entry for a control call through the instance that answered', async () => {
     expect(await answerThenFind(origins[0] as string, origins[0] as string, 'same')).toEqual([])
-  })
-
-  it('holds the entry for a control call through another instance', async () => {
-    expect(await answerThenFind(origins[0] as string, origins[1] as string, 'other')).toEqual([])
-    expect(await answerThenFind(origins[1] as string, origins[0] as string, 'other')).toEqual([])
   })
 })
