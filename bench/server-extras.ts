@@ -92,7 +92,8 @@ const dashboards = async (input: ExtrasInput): Promise<void> => {
 /**
  * One instance on Redis against one in memory, GET list (and the compared
  * build's pair in the same rounds); `commands` counts Redis commands a request
- * (INFO commandstats before and after the Redis rounds).
+ * (INFO commandstats before and after the Redis rounds), `redisCpu` Redis's own
+ * CPU a request (INFO cpu).
  */
 export const redisAgainstMemory = async (input: ExtrasInput): Promise<void> => {
   try {
@@ -133,6 +134,7 @@ export const redisAgainstMemory = async (input: ExtrasInput): Promise<void> => {
       redCpu: [] as number[],
       commands: [] as number[],
       calls: [] as number[],
+      redisCpu: [] as number[],
     }))
     for (let r = 0; r < input.rounds; r++)
       for (const [i, pair] of pairs.entries()) {
@@ -147,12 +149,13 @@ export const redisAgainstMemory = async (input: ExtrasInput): Promise<void> => {
         f.redCpu.push(d.cpuUs)
         f.commands.push((after.all - before.all) / Math.max(1, d.requests))
         f.calls.push((after.calls - before.calls) / Math.max(1, d.requests))
+        f.redisCpu.push(((after.cpuS - before.cpuS) * 1e6) / Math.max(1, d.requests))
       }
     for (const [i, pair] of pairs.entries()) {
       const f = figures[i] as (typeof figures)[number]
       const ratio = median(f.red) / median(f.mem)
       console.log(
-        `\nRedis store against memory, GET list (${pair.name}): ${median(f.red).toFixed(0)} req/s against ${median(f.mem).toFixed(0)}, ratio ${ratio.toFixed(2)} (target >= 0.5 ${verdict(ratio >= 0.5)}); cpu µs a request ${median(f.redCpu).toFixed(1)} against ${median(f.memCpu).toFixed(1)}; Redis calls (scripts and commands sent) a request ${median(f.calls).toFixed(2)}, commands run (inside scripts too) ${median(f.commands).toFixed(1)}`,
+        `\nRedis store against memory, GET list (${pair.name}): ${median(f.red).toFixed(0)} req/s against ${median(f.mem).toFixed(0)}, ratio ${ratio.toFixed(2)} (target >= 0.5 ${verdict(ratio >= 0.5)}); cpu µs a request ${median(f.redCpu).toFixed(1)} against ${median(f.memCpu).toFixed(1)}, Redis's own ${median(f.redisCpu).toFixed(1)}; Redis calls (scripts and commands sent) a request ${median(f.calls).toFixed(2)}, commands run (inside scripts too) ${median(f.commands).toFixed(1)}`,
       )
     }
   } finally {
@@ -166,7 +169,7 @@ export const redisAgainstMemory = async (input: ExtrasInput): Promise<void> => {
  * commands scripts run too, `calls` what clients sent (scripts, and commands
  * other than those scripts run). The few commands of this look itself are noise.
  */
-const commandCount = async (url: string): Promise<{ all: number; calls: number }> => {
+const commandCount = async (url: string): Promise<{ all: number; calls: number; cpuS: number }> => {
   const { Redis } = await import('ioredis')
   const client = new Redis(url, { lazyConnect: true })
   await client.connect()
@@ -180,7 +183,12 @@ const commandCount = async (url: string): Promise<{ all: number; calls: number }
     }
     // The server sends scripts and WAIT only (decision 0014); a script's own commands count under their names.
     const waits = Number(/cmdstat_wait:calls=([0-9]+)/.exec(info)?.[1] ?? 0)
-    return { all, calls: scripts + waits }
+    // Redis's own CPU so far (INFO cpu: user and system, seconds).
+    const cpu = await client.info('cpu')
+    const cpuS =
+      Number(/used_cpu_sys:([0-9.]+)/.exec(cpu)?.[1] ?? 0) +
+      Number(/used_cpu_user:([0-9.]+)/.exec(cpu)?.[1] ?? 0)
+    return { all, calls: scripts + waits, cpuS }
   } finally {
     client.disconnect()
   }

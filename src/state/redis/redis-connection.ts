@@ -59,15 +59,23 @@ export interface RedisConnection {
    * prefix, then `args`). A Redis failure, or no answer within the command
    * timeout, becomes the 503.
    */
-  run(script: RedisScript, key: string, args: (string | number)[]): Promise<unknown>
+  run(
+    script: RedisScript,
+    key: string,
+    args: readonly (string | number | Buffer)[],
+  ): Promise<unknown>
   /**
    * As `run`, for a write the client is told about (a created pet, a control
    * change): on a cluster it returns once a replica holds it too, so that a
    * failover right after loses nothing acknowledged.
    */
-  write(script: RedisScript, key: string, args: (string | number)[]): Promise<unknown>
+  write(
+    script: RedisScript,
+    key: string,
+    args: readonly (string | number | Buffer)[],
+  ): Promise<unknown>
   /** As `run`, not waited on: written behind the answer (the journal, the feed, last-use times). */
-  send(script: RedisScript, key: string, args: (string | number)[]): void
+  send(script: RedisScript, key: string, args: readonly (string | number | Buffer)[]): void
   /** Connects; rejects with a clear message when Redis cannot be reached. */
   connect(): Promise<void>
   close(): Promise<void>
@@ -140,7 +148,7 @@ export const openRedisConnection = async (options: {
   const evaluate = async (
     script: RedisScript,
     key: string,
-    args: (string | number)[],
+    args: readonly (string | number | Buffer)[],
   ): Promise<unknown> => {
     try {
       return await client.evalsha(script.sha, 1, key, prefix, ...args)
@@ -172,7 +180,11 @@ export const openRedisConnection = async (options: {
     }
     return storeUnavailable()
   }
-  const run = async (script: RedisScript, key: string, args: (string | number)[]) => {
+  const run = async (
+    script: RedisScript,
+    key: string,
+    args: readonly (string | number | Buffer)[],
+  ) => {
     try {
       return await (cluster ? bounded(evaluate(script, key, args)) : evaluate(script, key, args))
     } catch (error) {

@@ -11,8 +11,8 @@ import type { RedisStateContext } from './redis-state-context.js'
  * reserved (0: numbered here, for a request refused before its round trip),
  * unless the journal was cleared since; keeps the last `capacity`; first drops
  * the entries the server-wide budget evicted. ARGV: prefix, sid, capacity,
- * evictedCount, evicted seq…, then per entry: seq, entryJsonWithoutSeq (the
- * JSON object minus its opening brace). Returns each entry's number (0: not kept).
+ * evictedCount, evicted ranges (first, last)…, then per entry: seq, entryJson (whose `seq` is
+ * that number; `{"seq":0,…` when Redis numbers it). Returns each entry's number (0: not kept).
  */
 const RECORD_SCRIPT = defineScript(
   'record',
@@ -21,17 +21,26 @@ local out = {}
 if redis.call('EXISTS', META) == 0 then return out end
 local journal = T .. 'journal'
 local first = 5 + tonumber(ARGV[4])
-for i = 5, first - 1 do redis.call('ZREMRANGEBYSCORE', journal, ARGV[i], ARGV[i]) end
+for i = 5, first - 1, 2 do redis.call('ZREMRANGEBYSCORE', journal, ARGV[i], ARGV[i + 1]) end
 local cleared = tonumber(redis.call('HGET', META, 'jcleared'))
+local pairs = {}
 for i = first, #ARGV, 2 do
-  local seq = tonumber(ARGV[i])
-  if seq == 0 then seq = redis.call('HINCRBY', META, 'jseq', 1) end
+  local seq, entry = tonumber(ARGV[i]), ARGV[i + 1]
+  if seq == 0 then
+    seq = redis.call('HINCRBY', META, 'jseq', 1)
+    entry = '{"seq":' .. num(seq) .. string.sub(entry, 9)
+  end
   if seq > cleared then
-    redis.call('ZADD', journal, seq, '{"seq":' .. num(seq) .. ',' .. ARGV[i + 1])
+    pairs[#pairs + 1] = seq
+    pairs[#pairs + 1] = entry
     out[#out + 1] = seq
   else
     out[#out + 1] = 0
   end
+end
+-- One ZADD for the batch (in parts: unpack has a bound).
+for i = 1, #pairs, 400 do
+  redis.call('ZADD', journal, unpack(pairs, i, math.min(i + 399, #pairs)))
 end
 redis.call('ZREMRANGEBYRANK', journal, 0, -(tonumber(ARGV[3]) + 1))
 return out
@@ -75,65 +84,86 @@ return 1
 `,
 )
 
-/** Drops entries the server-wide budget evicted. ARGV: prefix, sid, seq… */
+/** Drops entries the server-wide budget evicted. ARGV: prefix, sid, ranges (first, last)… */
 const EVICT_SCRIPT = defineScript(
   'evict',
   `${PRELUDE}
-for i = 3, #ARGV do redis.call('ZREMRANGEBYSCORE', T .. 'journal', ARGV[i], ARGV[i]) end
+for i = 3, #ARGV, 2 do redis.call('ZREMRANGEBYSCORE', T .. 'journal', ARGV[i], ARGV[i + 1]) end
 return 1
 `,
 )
 
 /**
  * The feed's keys share the hash tag `{~feed}`: one stream of every session's
- * answers, in the order they were recorded (`requests`: session, number,
- * bytes and a running count `n`), its bytes (`bytes`) and the count (`n`).
+ * answers, in the order they were recorded (`requests`), the entries and
+ * bytes it holds (`held`, `bytes`) and a running count (`n`). A stream item is
+ * one batch of one session (decision 0063): `s` the session, `q` its entries'
+ * numbers separated by spaces, `c` how many, `b` their bytes, `n` the running
+ * count at its last entry. Items written before 0063 hold one entry and no `c`.
  */
 const FEED_PRELUDE = `
 local F = ARGV[1] .. '{~feed}:'
-local STREAM, BYTES, COUNT = F .. 'requests', F .. 'bytes', F .. 'n'
+local STREAM, BYTES, COUNT, HELD = F .. 'requests', F .. 'bytes', F .. 'n', F .. 'held'
+local function fields(item)
+  local f = {}
+  for j = 1, #item[2], 2 do f[item[2][j]] = item[2][j + 1] end
+  f.c = tonumber(f.c or '1')
+  return f
+end
 `
 
 /**
- * The server-wide budget: appends entries (session, number, bytes) and
- * trims the oldest while the entries or the bytes pass the budget; returns
- * the evicted ones (session, number, …), which the caller drops from their
- * sessions. ARGV: prefix, maxEntries, maxBytes, then per entry: sid, seq, bytes.
+ * The server-wide budget: appends one item per batch of a session (session,
+ * numbers, count, bytes) and drops the oldest items while the entries or the
+ * bytes pass the budget (a whole item at a time: the journal may hold less
+ * than the budget, never more); returns the evicted ones (session, numbers,
+ * …), which the caller drops from their sessions. ARGV: prefix, maxEntries,
+ * maxBytes, then per batch: sid, seqs (space-separated), count, bytes.
  */
 const LEDGER_SCRIPT = defineScript(
   'ledger',
   `${FEED_PRELUDE}
 local maxEntries, maxBytes = tonumber(ARGV[2]), tonumber(ARGV[3])
 local total = tonumber(redis.call('GET', BYTES) or '0')
-for i = 4, #ARGV, 3 do
-  local n = redis.call('INCR', COUNT)
-  redis.call('XADD', STREAM, '*', 's', ARGV[i], 'q', ARGV[i + 1], 'b', ARGV[i + 2], 'n', n)
-  total = total + tonumber(ARGV[i + 2])
+local held = tonumber(redis.call('GET', HELD) or redis.call('XLEN', STREAM))
+for i = 4, #ARGV, 4 do
+  local c = tonumber(ARGV[i + 2])
+  local n = redis.call('INCRBY', COUNT, c)
+  redis.call('XADD', STREAM, '*', 's', ARGV[i], 'q', ARGV[i + 1], 'c', c, 'b', ARGV[i + 3], 'n', n)
+  held = held + c
+  total = total + tonumber(ARGV[i + 3])
 end
 local evicted = {}
-local held = redis.call('XLEN', STREAM)
+local last = nil
 while held > 0 and (held > maxEntries or total > maxBytes) do
-  local oldest = redis.call('XRANGE', STREAM, '-', '+', 'COUNT', 32)
+  local oldest = redis.call('XRANGE', STREAM, last and ('(' .. last) or '-', '+', 'COUNT', 16)
+  if #oldest == 0 then held = 0; total = 0; break end
   for _, item in ipairs(oldest) do
     if held <= maxEntries and total <= maxBytes then break end
-    local f = {}
-    for j = 1, #item[2], 2 do f[item[2][j]] = item[2][j + 1] end
-    redis.call('XDEL', STREAM, item[1])
-    held = held - 1
+    local f = fields(item)
+    last = item[1]
+    held = held - f.c
     total = total - tonumber(f.b)
     evicted[#evicted + 1] = f.s
     evicted[#evicted + 1] = f.q
   end
 end
+-- Everything up to the last evicted item in one trim (XTRIM MINID keeps ids from the one given).
+if last then
+  local ms, sq = string.match(last, '^(%d+)-(%d+)$')
+  redis.call('XTRIM', STREAM, 'MINID', ms .. '-' .. string.format('%.0f', tonumber(sq) + 1))
+end
 if total < 0 then total = 0 end
+if held < 0 then held = 0 end
 redis.call('SET', BYTES, string.format('%.0f', total))
+redis.call('SET', HELD, string.format('%.0f', held))
 return evicted
 `,
 )
 
 /**
- * The newest entries after a cursor, at most `max`: {count, cursorCount, id, s, q, n, …}.
- * ARGV: prefix, afterId ('' for none), max.
+ * The newest items after a cursor, at most `max` (each holds one entry or
+ * more): {count, id, s, q, n, …}. ARGV: prefix, afterId ('' for none), max.
  */
 const RECENT_SCRIPT = defineScript(
   'recent',
@@ -146,8 +176,7 @@ else
 end
 local out = {redis.call('GET', COUNT) or '0'}
 for _, item in ipairs(items) do
-  local f = {}
-  for j = 1, #item[2], 2 do f[item[2][j]] = item[2][j + 1] end
+  local f = fields(item)
   out[#out + 1] = item[1]
   out[#out + 1] = f.s
   out[#out + 1] = f.q
@@ -161,10 +190,11 @@ return out
 export interface RedisJournal {
   /**
    * Journals an answered request, behind the answer: the record is returned
-   * at once and written right after (pipelined, never waited on: a request
-   * makes no Redis call of its own for its journal). `seq` is the number its round trip reserved; without one
-   * (a request refused before it) Redis numbers the entry, and the returned
-   * record says 0.
+   * at once and written in the same turn of the event loop, with the other
+   * entries of that turn (one call a session), before any later request or
+   * control call of this instance is read. `seq` is the number its round trip
+   * reserved; without one (a request refused before it) Redis numbers the
+   * entry, and the returned record says 0.
    */
   record(sid: string, seq: number | undefined, capture: JournalCapture): JournalRecord
   list(sid: string): Promise<JournalEntry[]>
@@ -179,6 +209,18 @@ export interface RedisJournal {
 
 /** How long evictions wait for a write to the same session to ride on (ms). */
 const EVICT_DELAY_MS = 200
+
+/** Numbers as runs of consecutive ones: first, last, first, last… (one ZREMRANGEBYSCORE a run). */
+const toRanges = (seqs: number[]): number[] => {
+  const sorted = seqs.sort((a, b) => a - b)
+  const ranges: number[] = []
+  for (const seq of sorted) {
+    if (ranges.length > 0 && seq <= (ranges[ranges.length - 1] as number) + 1)
+      ranges[ranges.length - 1] = Math.max(seq, ranges[ranges.length - 1] as number)
+    else ranges.push(seq, seq)
+  }
+  return ranges
+}
 
 /** A cursor: the feed stream's id and the running count there. */
 const parseCursor = (cursor: string | undefined): { id: string; n: number } | undefined => {
@@ -213,15 +255,17 @@ export const createRedisJournal = (
   let order = 0
 
   /** Entries the budget evicted, per session: dropped with the session's next write, or soon. */
-  let evictions = new Map<string, string[]>()
+  let evictions = new Map<string, number[]>()
   let evictTimer: ReturnType<typeof setTimeout> | undefined
   const sendEvictions = (): void => {
     evictTimer = undefined
     const due = evictions
     evictions = new Map()
-    for (const [sid, seqs] of due) connection.send(EVICT_SCRIPT, keyOf(sid), [sid, ...seqs])
+    for (const [sid, seqs] of due)
+      connection.send(EVICT_SCRIPT, keyOf(sid), [sid, ...toRanges(seqs)])
   }
   const evict = (evicted: string[]): void => {
+    // Pairs of session and numbers (space-separated: one batch each).
     for (let i = 0; i < evicted.length; i += 2) {
       const sid = evicted[i] as string
       let seqs = evictions.get(sid)
@@ -229,52 +273,67 @@ export const createRedisJournal = (
         seqs = []
         evictions.set(sid, seqs)
       }
-      seqs.push(evicted[i + 1] as string)
+      for (const seq of (evicted[i + 1] as string).split(' ')) seqs.push(Number(seq))
     }
     if (evictions.size > 0 && evictTimer === undefined) {
       evictTimer = setTimeout(sendEvictions, EVICT_DELAY_MS)
       evictTimer.unref()
     }
   }
-  const ledger = (entries: (string | number)[]): void => {
-    if (entries.length === 0) return
+  /** Batches to the budget: per session, its numbers (space-separated), how many and their bytes. */
+  const ledger = (batches: (string | number)[]): void => {
+    if (batches.length === 0) return
     ;(
       connection.run(LEDGER_SCRIPT, feedKey, [
         journalMaxEntries,
         journalMaxBytes,
-        ...entries,
+        ...batches,
       ]) as Promise<string[]>
     ).then(evict, () => {})
   }
+  /** A session's kept entries as one batch of the budget. */
+  const batchOf = (sid: string, seqs: number[], bytes: number): (string | number)[] =>
+    seqs.length === 0 ? [] : [sid, seqs.join(' '), seqs.length, bytes]
 
   const flush = (): void => {
     scheduled = false
     const batch = pending
     pending = new Map()
-    // Every numbered entry of the moment in one call to the budget.
+    // Every numbered entry of the moment in one call to the budget, a batch per session.
     const numbered: (string | number)[] = []
     for (const [sid, records] of batch) {
-      const evicted = evictions.get(sid) ?? []
+      const evicted = toRanges(evictions.get(sid) ?? [])
       evictions.delete(sid)
-      const args: (string | number)[] = [sid, journalSize, evicted.length, ...evicted]
+      const args: (string | number | Buffer)[] = [sid, journalSize, evicted.length, ...evicted]
       const sizes: number[] = []
+      const seqs: number[] = []
+      let bytes = 0
       for (const record of records) {
-        const json = JSON.stringify(toJournalEntry(record)).replace(/^\{"seq":[0-9]+,/, '')
-        const bytes = Buffer.byteLength(json)
+        // Encoded here, once: ioredis then copies bytes (a redacted value's `…`
+        // makes the text two-byte, which the socket would encode again, whole).
+        const json = Buffer.from(JSON.stringify(toJournalEntry(record)))
         args.push(record.seq, json)
-        sizes.push(bytes)
-        if (record.seq > 0) numbered.push(sid, record.seq, bytes)
+        sizes.push(json.length)
+        if (record.seq > 0) {
+          seqs.push(record.seq)
+          bytes += json.length
+        }
       }
+      numbered.push(...batchOf(sid, seqs, bytes))
       const written = connection.run(RECORD_SCRIPT, keyOf(sid), args) as Promise<number[]>
       // Those Redis numbered go to the budget once it has.
-      if (records.some((record) => record.seq === 0))
+      if (seqs.length < records.length)
         written.then(
-          (seqs) => {
-            const late: (string | number)[] = []
-            seqs.forEach((seq, i) => {
-              if (seq > 0 && records[i]?.seq === 0) late.push(sid, seq, sizes[i] as number)
+          (kept) => {
+            const late: number[] = []
+            let lateBytes = 0
+            kept.forEach((seq, i) => {
+              if (seq > 0 && records[i]?.seq === 0) {
+                late.push(seq)
+                lateBytes += sizes[i] as number
+              }
             })
-            ledger(late)
+            ledger(batchOf(sid, late, lateBytes))
           },
           () => {},
         )
@@ -322,19 +381,25 @@ export const createRedisJournal = (
         Math.max(1, max),
       ])) as string[]
       const count = Number(reply[0])
-      const items: { id: string; sid: string; seq: string; n: number }[] = []
-      for (let i = 1; i < reply.length; i += 4)
-        items.push({
-          id: reply[i] as string,
-          sid: reply[i + 1] as string,
-          seq: reply[i + 2] as string,
-          n: Number(reply[i + 3]),
-        })
-      items.reverse()
+      const items: { id: string; n: number }[] = []
+      // Each item's entries, oldest first; at most the newest `max` of them.
+      const listed: { sid: string; seq: string }[] = []
+      for (let i = reply.length - 4; i >= 1; i -= 4) {
+        items.push({ id: reply[i] as string, n: Number(reply[i + 3]) })
+        const sid = reply[i + 1] as string
+        for (const seq of (reply[i + 2] as string).split(' ')) listed.push({ sid, seq })
+      }
+      const wanted = listed.slice(Math.max(0, listed.length - Math.max(1, max)))
       // Each session's entries in one call to its slot.
       const bySession = new Map<string, string[]>()
-      for (const item of items)
-        bySession.set(item.sid, [...(bySession.get(item.sid) ?? []), item.seq])
+      for (const { sid, seq } of wanted) {
+        let seqs = bySession.get(sid)
+        if (seqs === undefined) {
+          seqs = []
+          bySession.set(sid, seqs)
+        }
+        seqs.push(seq)
+      }
       const found = new Map<string, string>()
       await Promise.all(
         [...bySession].map(async ([sid, seqs]) => {
@@ -348,8 +413,8 @@ export const createRedisJournal = (
         }),
       )
       const entries: JournalEntry[] = []
-      for (const item of items) {
-        const row = found.get(`${item.sid}\n${item.seq}`)
+      for (const { sid, seq } of wanted) {
+        const row = found.get(`${sid}\n${seq}`)
         if (row !== undefined) entries.push(JSON.parse(row) as JournalEntry)
       }
       const newest = items.at(-1)

@@ -44,7 +44,8 @@ end
 local function limit(rl, lru, name, perMinute, perDay, now, bannable, banAfter, banEndAt, mode, cap)
   local minute = math.floor(now / 60000)
   local day = math.floor(now / 86400000)
-  local raw = redis.call('HGET', rl, name)
+  local got = redis.call('HMGET', rl, name, '~swept')
+  local raw = got[1]
   if mode == 'peek' then
     local mu, du, ban = 0, 0, -1
     if raw then
@@ -56,7 +57,7 @@ local function limit(rl, lru, name, perMinute, perDay, now, bannable, banAfter, 
     return {'peek', perMinute - mu, perDay - du, ban}
   end
   -- Memory only: the first request of another day forgets the buckets of ended days (not banned).
-  if redis.call('HGET', rl, '~swept') ~= num(day) then
+  if got[2] ~= num(day) then
     local all = redis.call('HGETALL', rl)
     for i = 1, #all, 2 do
       if string.sub(all[i], 1, 1) ~= '~' then
@@ -108,7 +109,7 @@ local function limit(rl, lru, name, perMinute, perDay, now, bannable, banAfter, 
       result = {'minute', minuteLeft, dayLeft, -1}
     end
   end
-  redis.call('HSET', rl, name, num(b[1]) .. ' ' .. num(b[2]) .. ' ' .. num(b[3]) .. ' ' .. num(b[4]) .. ' ' .. num(b[5]) .. ' ' .. num(b[6]) .. ' ' .. num(b[7]))
+  redis.call('HSET', rl, name, string.format('%.0f %.0f %.0f %.0f %.0f %.0f %.0f', b[1], b[2], b[3], b[4], b[5], b[6], b[7]))
   return result
 end
 `
@@ -140,15 +141,20 @@ return limit(ARGV[1] .. ARGV[2], ARGV[1] .. ARGV[2] .. ':anon', ARGV[3], tonumbe
 const TAKE_SCRIPT = defineScript(
   'take',
   `${PRELUDE}${LIMITER}
-local m = redis.call('HMGET', META, 'epoch', 'v', 'pv')
+local m = redis.call('HMGET', META, 'epoch', 'v', 'pv', 'rn', 'jseq')
 if not m[1] or (m[1] .. '/' .. m[2]) ~= ARGV[3] then return {'stale', load()} end
-redis.call('HSET', META, 'used', ARGV[4])
 local r = limit(T .. 'rl', T .. 'anon', ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]),
   tonumber(ARGV[8]), ARGV[9] == '1', tonumber(ARGV[10]), tonumber(ARGV[11]), ARGV[12],
   tonumber(ARGV[13]))
+-- Marked used and numbered in one write (the script is atomic: as HINCRBY would).
+local seq = (tonumber(m[5]) or 0) + 1
 local position = 0
-if ARGV[12] == 'take' then position = redis.call('HINCRBY', META, 'rn', 1) end
-local seq = redis.call('HINCRBY', META, 'jseq', 1)
+if ARGV[12] == 'take' then
+  position = (tonumber(m[4]) or 0) + 1
+  redis.call('HSET', META, 'used', ARGV[4], 'rn', num(position), 'jseq', num(seq))
+else
+  redis.call('HSET', META, 'used', ARGV[4], 'jseq', num(seq))
+end
 return {'ok', r[1], r[2], r[3], r[4], seq, m[3], position}
 `,
 )
