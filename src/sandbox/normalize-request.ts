@@ -1,4 +1,4 @@
-import { parseRequestUrl } from '../http/request-url.js'
+import { isAbsoluteUrl } from '../http/request-url.js'
 import type { SandboxRequest } from '../http/types.js'
 
 /**
@@ -77,8 +77,7 @@ export const normalizeRequest = (input: HandleInput): SandboxRequest => {
       'Failed to handle the request: method must be a non-empty string such as "GET".',
     )
   const url = String(input.url)
-  // The pipeline's own parser (decision 0039): `new URL`'s verdict, without it for a plain URL.
-  if (parseRequestUrl(url) === undefined) {
+  if (!isAbsoluteUrl(url)) {
     throw new TypeError(
       `Failed to handle the request: url "${url}" is not an absolute URL. Pass one with an origin, e.g. "http://localhost${url.startsWith('/') ? url : `/${url}`}".`,
     )
