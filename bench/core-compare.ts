@@ -15,7 +15,15 @@
  * case but `429` uses an enterprise key of the options whose quota no run
  * reaches (the demo enterprise key's 5,000 a minute would make every request
  * after the warm-up a 429); each batch's statuses are checked.
- * `BENCH_ROUNDS` (default 8) and `BENCH_BATCH` (default 5,000) size a run.
+ * `BENCH_ROUNDS` (default 8) and `BENCH_BATCH` (default 5,000) size a run;
+ * `BENCH_ENTRY=answerRequest` asks the core as the standalone server does
+ * (the request already in the core's shape) instead of by `handle()`.
+ *
+ * The build imported first into a process ran 5-15 % faster there (the same
+ * build on both sides read 0.85 one way round and 1.07 the other), so each
+ * case runs twice, each time in a child process of its own with the builds
+ * imported in one order, and the ratio printed last is the geometric mean of
+ * the two orders' ratios.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -35,6 +43,8 @@ interface CoreRequest {
 }
 interface Core {
   handle(request: CoreRequest): Promise<{ status: number } | null>
+  /** The server's way in: a request already in the core's shape, the answer at once when nothing waits. */
+  answerRequest(request: CoreRequest): unknown
 }
 type CoreApi = { createSandboxCore(options: object): Core }
 
@@ -91,14 +101,24 @@ const load = async (dir: string): Promise<Core> => {
   })
 }
 
+/** `handle()` (the default: MSW, Playwright, your code) or `answerRequest` (the standalone server's). */
+const ENTRY = process.env.BENCH_ENTRY ?? 'handle'
+
+/** The answer's status by `ENTRY`. */
+const statusOf = async (core: Core, request: CoreRequest): Promise<number> => {
+  if (ENTRY === 'handle') return (await core.handle(request))?.status ?? 0
+  const answer = (await core.answerRequest(request)) as { response: { status: number } } | null
+  return answer?.response.status ?? 0
+}
+
 /** µs of CPU per request over `count` requests; throws when an answer is not the case's. */
 const cpuPerRequest = async (core: Core, which: Case, count: number): Promise<number> => {
   const { request } = which
   let wrong: number | undefined
   const start = process.cpuUsage()
   for (let i = 0; i < count; i++) {
-    const answer = await core.handle(request)
-    if (answer?.status !== which.status) wrong = answer?.status ?? 0
+    const status = await statusOf(core, request)
+    if (status !== which.status) wrong = status
   }
   const used = process.cpuUsage(start)
   if (wrong !== undefined)
@@ -115,12 +135,7 @@ const positive = (name: string, fallback: number): number => {
 
 type Times = Record<'this' | 'compared', number[]>
 
-/**
- * One case's alternating rounds in this process, both builds imported in
- * `order`: the build imported first ran 5-15 % faster in the same process
- * (the same build on both sides read 0.85 one way round and 1.07 the other),
- * so `run` measures each case once in each order, each in a process of its own.
- */
+/** One case's alternating rounds in this process, the two builds imported in `order`. */
 const measure = async (other: string, which: Case, order: Order): Promise<Times> => {
   const dirs = order === 'this-first' ? [ROOT, resolve(other)] : [resolve(other), ROOT]
   const [first, second] = [await load(dirs[0] as string), await load(dirs[1] as string)]
@@ -164,6 +179,8 @@ export async function run(parts?: readonly string[]): Promise<void> {
   const other = process.env.BENCH_COMPARE
   if (other === undefined)
     throw new Error('Failed to compare: set BENCH_COMPARE=../other-checkout.')
+  if (ENTRY !== 'handle' && ENTRY !== 'answerRequest')
+    throw new Error('Failed to compare: BENCH_ENTRY is handle or answerRequest.')
   const names = parts === undefined || parts.length === 0 ? ['list'] : parts
   const selected = names.flatMap((n) => (n === 'all' ? Object.keys(CASES) : [n]))
   for (const part of selected) {
@@ -171,7 +188,7 @@ export async function run(parts?: readonly string[]): Promise<void> {
     const rounds = positive('BENCH_ROUNDS', 8)
     const batch = positive('BENCH_BATCH', 5_000)
     console.log(
-      `${which.label}, ${rounds} alternating rounds of ${batch} requests in each import order, CPU µs a request:`,
+      `${which.label} by ${ENTRY}(), ${rounds} alternating rounds of ${batch} requests in each import order, CPU µs a request:`,
     )
     const ratios: number[] = []
     for (const order of ORDERS) {
