@@ -17,13 +17,24 @@ const BEARER_WITH_CREDENTIALS = /^bearer\s+\S/i
  * parseAuthorization('Bearer sandbox-free') // { kind: 'bearer', token: 'sandbox-free' }
  */
 export const parseAuthorization = (value: string | undefined): AuthorizationHeader => {
-  if (value === undefined) return { kind: 'missing' }
+  if (value === undefined) return MISSING
+  // A client sends the same header request after request: the last one's reading is kept
+  // (frozen, so no caller can change what the next one gets), decision 0064.
+  if (value === lastValue) return lastReading
   const text = value.trim()
   const match = BEARER.exec(text)
-  if (match === null || match[1] === undefined)
-    return { kind: 'malformed', tokenSent: BEARER_WITH_CREDENTIALS.test(text) }
-  return { kind: 'bearer', token: match[1] }
+  const reading: AuthorizationHeader =
+    match === null || match[1] === undefined
+      ? { kind: 'malformed', tokenSent: BEARER_WITH_CREDENTIALS.test(text) }
+      : { kind: 'bearer', token: match[1] }
+  lastValue = value
+  lastReading = Object.freeze(reading)
+  return lastReading
 }
+
+const MISSING: AuthorizationHeader = Object.freeze({ kind: 'missing' })
+let lastValue: string | undefined
+let lastReading: AuthorizationHeader = MISSING
 
 /** True when `key` can be sent as a bearer token (RFC 6750 b64token). */
 export const isValidKeyText = (key: string): boolean =>

@@ -72,6 +72,20 @@ const plainOrigin = (origin: string): boolean => {
 let lastOrigin = ''
 
 /**
+ * Whether `href` is an absolute URL (`URL.canParse`), at the cost of a
+ * prefix compare for a URL of the origin the last request named: after a
+ * plain origin and its `/`, a URL parser fails on nothing (the path, query and
+ * fragment states have no failure), decision 0064.
+ *
+ * @example
+ * isAbsoluteUrl('http://127.0.0.1:4010/v1/pets') // true
+ * isAbsoluteUrl('/v1/pets') // false
+ */
+export const isAbsoluteUrl = (href: string): boolean =>
+  (lastOrigin !== '' && href.startsWith(lastOrigin) && href.charCodeAt(lastOrigin.length) === 47) ||
+  URL.canParse(href)
+
+/**
  * A request's absolute URL, parsed; undefined when it is not one. The same
  * fields as `new URL(href)` (a property-based test compares them), without
  * it for the plain URLs clients send.

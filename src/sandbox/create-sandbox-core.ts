@@ -372,8 +372,9 @@ export const createSandboxCore = <const S extends string = never>(
     answer,
     answerRequest: (request: SandboxRequest, handleOptions?: HandleOptions) =>
       handleRequest(ctx, request, handleOptions),
+    // One async step, not `answer`'s and its own (decision 0064).
     handle: async (request: HandleInput, handleOptions?: HandleOptions) =>
-      (await answer(request, handleOptions))?.response ?? null,
+      (await handleRequest(ctx, normalizeRequest(request), handleOptions))?.response ?? null,
     events: { on: state.events.on },
     state,
     scenarios,

@@ -41,6 +41,32 @@ describe('parseAuthorization', () => {
   })
 })
 
+describe('parseAuthorization of the same header again', () => {
+  it('reads it the same, from a reading no caller can change', () => {
+    const first = parseAuthorization('Bearer sandbox-free')
+    expect(parseAuthorization('Bearer sandbox-free')).toEqual({
+      kind: 'bearer',
+      token: 'sandbox-free',
+    })
+    expect(() => {
+      ;(first as { token: string }).token = 'sandbox-enterprise'
+    }).toThrow(TypeError)
+    expect(parseAuthorization('Bearer sandbox-free')).toEqual({
+      kind: 'bearer',
+      token: 'sandbox-free',
+    })
+    // Another header in between, then the first again: each read as itself.
+    expect(parseAuthorization('Bearer other')).toEqual({ kind: 'bearer', token: 'other' })
+    expect(parseAuthorization('Bearer')).toEqual({ kind: 'malformed', tokenSent: false })
+    expect(parseAuthorization('Bearer')).toEqual({ kind: 'malformed', tokenSent: false })
+    expect(parseAuthorization(undefined)).toEqual({ kind: 'missing' })
+    expect(parseAuthorization('Bearer sandbox-free')).toEqual({
+      kind: 'bearer',
+      token: 'sandbox-free',
+    })
+  })
+})
+
 describe('isValidKeyText', () => {
   it.each(['sandbox-free', 'sk_sandbox_00ff', 'a', 'x'.repeat(200), 'abc=='])(
     'accepts %j',

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parseRequestUrl, type RequestUrl } from '../../src/http/request-url.js'
+import { isAbsoluteUrl, parseRequestUrl, type RequestUrl } from '../../src/http/request-url.js'
 
 /** What the pipeline reads of a URL, as plain data. */
 const fieldsOf = (url: RequestUrl | URL) => ({
@@ -219,5 +219,36 @@ describe('parseRequestUrl', () => {
       expect(parsed.searchParams.get('limit'), href).toBe('5')
       expect(parsed.search, href).toBe('?limit=5')
     }
+  })
+})
+
+describe('isAbsoluteUrl', () => {
+  // The origin remembered from the last plain URL must not make anything after it pass
+  // that `URL.canParse` refuses: each case is checked right after a plain URL of its origin.
+  const agrees = (href: string): void => {
+    const origin = /^[a-z]+:\/\/[^/]*/i.exec(href)?.[0]
+    if (origin !== undefined) parseRequestUrl(`${origin}/v1/pets`)
+    expect(isAbsoluteUrl(href), href).toBe(URL.canParse(href))
+  }
+
+  it('agrees with URL.canParse, after a plain URL of the same origin too', () => {
+    for (const href of [
+      'http://127.0.0.1:4010/v1/pets',
+      '/v1/pets',
+      'v1/pets',
+      '',
+      'http://127.0.0.1:4010',
+      'http://127.0.0.1:40100/v1/pets',
+      'http://127.0.0.1:4010/v1/%zz pets?q=<x>#a b',
+      'http://127.0.0.1:4010/\u0000\ud800',
+    ])
+      agrees(href)
+    fc.assert(fc.property(urls, agrees), { numRuns: 10_000 })
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 40 }), (tail) =>
+        agrees(`http://127.0.0.1:4010${tail}`),
+      ),
+      { numRuns: 5_000 },
+    )
   })
 })

@@ -12,6 +12,7 @@ describe('router templates beyond whole {param} segments', () => {
     .add('GET', '/enterprises/{enterprise}/teams/{enterprise-team}', 'github')
     .add('GET', '/v1/{name}:cancel', 'google')
     .add('GET', '/odd/{__proto__}.x', 'proto')
+    .add('GET', '/whole/{__proto__}/{id}', 'whole-proto')
 
   it('splits a segment with literal text around its parameters', () => {
     expect(router.match('GET', '/Accounts/AC1/Calls/CA9.json')).toMatchObject({
@@ -57,6 +58,13 @@ describe('router templates beyond whole {param} segments', () => {
     if (found.kind !== 'found') return
     expect(Object.hasOwn(found.params, '__proto__')).toBe(true)
     expect(Object.getPrototypeOf(found.params)).toBe(Object.prototype)
+    // A whole segment too, beside another parameter.
+    const whole = router.match('GET', '/whole/abc/7')
+    expect(whole).toMatchObject({ value: 'whole-proto', params: { id: '7' } })
+    if (whole.kind !== 'found') return
+    expect(Object.keys(whole.params)).toEqual(['__proto__', 'id'])
+    expect(Object.getOwnPropertyDescriptor(whole.params, '__proto__')?.value).toBe('abc')
+    expect(Object.getPrototypeOf(whole.params)).toBe(Object.prototype)
   })
 
   it('says why a template cannot be routed, in words', () => {

@@ -15,6 +15,40 @@ describe('handle() input', () => {
     expect(sandbox.journal.list()[0]?.method).toBe('GET')
   })
 
+  it('joins names that differ only in case, in the order given, and keeps odd names as headers', async () => {
+    const sandbox = createSandboxCore()
+    // An own `__proto__` (as JSON.parse makes it), `constructor`, and one name in three cases.
+    const headers = JSON.parse(
+      '{"x-trace":"a","X-Trace":"b","authorization":"Bearer sandbox-free","__proto__":"p","Constructor":"c","X-TRACE":"d","x-gone":null}',
+    ) as Record<string, string | undefined>
+    headers['x-gone'] = undefined
+    const response = await sandbox.handle({ method: 'GET', url: `${URL_BASE}/pets`, headers })
+    expect(response?.status).toBe(200)
+    const seen = sandbox.journal.list()[0]?.request.headers ?? {}
+    expect(Object.keys(seen)).toEqual(['x-trace', 'authorization', '__proto__', 'constructor'])
+    expect(Object.getPrototypeOf(seen)).toBe(Object.prototype)
+    expect(seen['x-trace']).toBe('a, b, d')
+    expect(seen.constructor).toBe('c')
+    // Without `__proto__`: the same joins on the direct way.
+    const direct = await sandbox.handle({
+      method: 'GET',
+      url: `${URL_BASE}/pets`,
+      headers: {
+        'X-Trace': 'a',
+        authorization: 'Bearer sandbox-free',
+        'x-trace': 'b',
+        toString: 't',
+      },
+    })
+    expect(direct?.status).toBe(200)
+    const second = sandbox.journal.list()[1]?.request.headers ?? {}
+    expect(second).toEqual({
+      'x-trace': 'a, b',
+      authorization: 'Bearer sand…(redacted)',
+      tostring: 't',
+    })
+  })
+
   it('takes a Headers object', async () => {
     const sandbox = createSandboxCore()
     const response = await sandbox.handle({
