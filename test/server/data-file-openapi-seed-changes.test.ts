@@ -9,8 +9,9 @@ import { createSandboxServer, type SandboxServer } from '../../src/server/index.
 // collections, as 545630b wrote it) still loads, another --seed is refused.
 const DOCUMENT = 'examples/openapi/petstore-extras.yaml'
 // Written by the CLI built at 545630b (--openapi DOCUMENT --data --accounts open): in the
-// default session category 11 created, 2 patched, 3 deleted; in alice, 11 created.
-const V4_FILE = 'test/server/fixtures/data-file-v4-545630b.json'
+// default session category 11 created, 2 patched, 3 deleted; in alice, 11 created. Byte for
+// byte as written (not `.json`, which the formatter would rewrite).
+const V4_FILE = 'test/server/fixtures/data-file-v4-545630b.data'
 const ADMIN = 'admin-token-for-a-test-0123456789'
 
 const dirs: string[] = []
