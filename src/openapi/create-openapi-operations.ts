@@ -30,12 +30,16 @@ import { generateFromSchema, generateValid } from './generate-from-schema.js'
 import { loadOpenApiDocument } from './load-openapi-document.js'
 import type { JsonSchema, OpenApiDocument, OpenApiSource } from './openapi-document.js'
 import {
+  type CollectionChanges,
   type CollectionRecords,
   type CollectionSnapshot,
   changedOverSeed,
+  changesFromWhole,
+  changesOverSeed,
   collectionKey,
   freezeSeed,
   layerOverSeed,
+  layerWithChanges,
   loadCollection,
   type OpenApiRecords,
   type SharedCollections,
@@ -88,8 +92,16 @@ export interface OpenApiOperations {
   forget(session: string): void
   /** The collections a session changed, as plain JSON (the data file's form); undefined for a session that changed none. */
   snapshot(session: string): Record<string, CollectionSnapshot> | undefined
-  /** Loads a session's collections from plain JSON (a data file). */
+  /** Loads a session's collections from plain JSON (a data file of version 3 or 4): kept as their changes over the seed. */
   load(session: string, snapshot: Readonly<Record<string, CollectionSnapshot>>): void
+  /** The seed the seeded records are made with (a data file records it beside its changes, decision 0068). */
+  readonly seed: number
+  /** Records seeded per collection (RECORDS_PER_COLLECTION; a data file records it beside its changes). */
+  readonly recordsPerCollection: number
+  /** The collections a session changed, as its changes over the seed (a data file's form, decision 0068); undefined for none. */
+  changes(session: string): Record<string, CollectionChanges> | undefined
+  /** Loads a session's changes over the seed (a data file's), by collection path. */
+  loadChanges(session: string, changes: Readonly<Record<string, CollectionChanges>>): void
   /**
    * One-line notes about the document for the person who started the
    * sandbox (examples that break their own schema and are not served); the
@@ -535,7 +547,37 @@ export const createOpenApiOperations = async (
       const held = sessions.get(session) ?? new Map<string, CollectionRecords>()
       for (const [path, shape] of shapes) {
         const given = Object.hasOwn(snapshot, path) ? snapshot[path] : undefined
-        if (given !== undefined) held.set(path, loadCollection(shape, given))
+        if (given === undefined) continue
+        const whole = loadCollection(shape, given)
+        const seed = seeds.get(path)
+        held.set(
+          path,
+          seed === undefined ? whole : layerWithChanges(seed, changesFromWhole(seed, whole)),
+        )
+      }
+      sessions.set(session, held)
+      changed.add(session)
+    },
+    seed: options.seed,
+    recordsPerCollection: RECORDS_PER_COLLECTION,
+    changes(session) {
+      const out: Record<string, CollectionChanges> = {}
+      for (const [path, r] of sessions.get(session) ?? []) {
+        const seed = seeds.get(path)
+        if (seed !== undefined && !changedOverSeed(r, seed)) continue
+        // Every collection has its seed (an empty one when it could not be seeded), so each
+        // session's records are laid over it (collectionFor, load, loadChanges).
+        const own = changesOverSeed(r)
+        if (own !== undefined) out[path] = own
+      }
+      return Object.keys(out).length === 0 ? undefined : out
+    },
+    loadChanges(session, changes) {
+      const held = sessions.get(session) ?? new Map<string, CollectionRecords>()
+      for (const path of shapes.keys()) {
+        const given = Object.hasOwn(changes, path) ? changes[path] : undefined
+        const seed = seeds.get(path)
+        if (given !== undefined && seed !== undefined) held.set(path, layerWithChanges(seed, given))
       }
       sessions.set(session, held)
       changed.add(session)

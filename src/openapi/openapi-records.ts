@@ -107,6 +107,57 @@ export const changedOverSeed = (records: CollectionRecords, seed: { nextSeq: num
   records.byId.own.size > 0 ||
   records.nextSeq !== seed.nextSeq
 
+/** A session's changes to one collection over its seed: records set (created or replaced) by id, null for a deleted seeded one, and the next place. */
+export interface CollectionChanges {
+  nextSeq: number
+  changes: ReadonlyMap<string, RecordChange>
+}
+
+/** A session's changes over the seed (what a data file keeps, decision 0068); undefined for records not laid over a seed. */
+export const changesOverSeed = (records: CollectionRecords): CollectionChanges | undefined =>
+  records.byId instanceof LayeredRecords
+    ? { nextSeq: records.nextSeq, changes: records.byId.own }
+    : undefined
+
+/** A session's records of a collection made again from its changes over the seed (a data file's, decision 0068). */
+export const layerWithChanges = (
+  seed: { byId: ReadonlyMap<string, StoredRecord>; nextSeq: number },
+  changes: CollectionChanges,
+): CollectionRecords => {
+  const layer = new LayeredRecords(seed.byId)
+  let nextSeq = Math.max(seed.nextSeq, changes.nextSeq)
+  for (const [id, change] of changes.changes) {
+    // A deleted id the seed does not have is nothing to delete.
+    if (change === null && !seed.byId.has(id)) continue
+    layer.own.set(id, change)
+    if (change !== null) nextSeq = Math.max(nextSeq, change.seq + 1)
+  }
+  return { byId: layer, nextSeq }
+}
+
+/**
+ * The changes over the seed that make a collection's whole records (a data
+ * file of version 3 or 4): records the seed does not hold at the same place
+ * with the same JSON, and the seeded ids they lack.
+ */
+export const changesFromWhole = (
+  seed: { byId: ReadonlyMap<string, StoredRecord> },
+  whole: { byId: ReadonlyMap<string, StoredRecord>; nextSeq: number },
+): CollectionChanges => {
+  const changes = new Map<string, RecordChange>()
+  for (const [id, record] of whole.byId) {
+    const seeded = seed.byId.get(id)
+    if (
+      seeded === undefined ||
+      seeded.seq !== record.seq ||
+      JSON.stringify(seeded.value) !== JSON.stringify(record.value)
+    )
+      changes.set(id, record)
+  }
+  for (const id of seed.byId.keys()) if (!whole.byId.has(id)) changes.set(id, null)
+  return { nextSeq: whole.nextSeq, changes }
+}
+
 /** Every collection of the document, as one session holds them (what a data file keeps). */
 export type OpenApiRecords = Map<string, CollectionRecords>
 

@@ -63,12 +63,26 @@ describe('the data file keeps the OpenAPI document’s records', () => {
     expect(created.status).toBe(201)
     // Written before the answer: the file holds it now.
     const file = JSON.parse(await readFile(path, 'utf8'))
-    expect(file.version).toBe(3)
+    // Version 5 (decision 0068): the session's changes over the seed and the seed they apply to.
+    expect(file.version).toBe(5)
+    expect(file.openapiSeed).toEqual({ seed: 20301205, count: 10 })
     const [key] = Object.keys(file.openapi.default)
     expect(key).toMatch(/^oa:[0-9a-f]{16}:\/categories$/)
-    expect(file.openapi.default[key as string].records.at(-1)).toEqual(created.json)
+    expect(file.openapi.default[key as string]).toEqual({
+      nextSeq: 12,
+      deleted: [],
+      changed: [{ id: '11', seq: 11, record: created.json }],
+    })
     await first.send('/v1/categories/2', { method: 'PATCH', body: { name: 'Patched' } })
     await first.send('/v1/categories/3', { method: 'DELETE' })
+    // The patched and the deleted seeded records, never the eight left as seeded.
+    const changes = JSON.parse(await readFile(path, 'utf8')).openapi.default[key as string]
+    expect(changes.deleted).toEqual(['3'])
+    expect(changes.changed.map((c: { id: string; seq: number }) => [c.id, c.seq])).toEqual([
+      ['2', 2],
+      ['11', 11],
+    ])
+    expect(changes.changed[0].record.name).toBe('Patched')
     await first.send('/v1/categories', {
       method: 'POST',
       session: 'alice',
@@ -145,17 +159,25 @@ describe('the data file keeps the OpenAPI document’s records', () => {
     const text = await readFile(path, 'utf8')
     const file = JSON.parse(text)
     const [key] = Object.keys(file.openapi.default)
-    file.openapi.default[key as string].records.at(-1).name = 42
+    file.openapi.default[key as string].changed.at(-1).record.name = 42
     const broken = JSON.stringify(file)
     await writeFile(path, broken)
     const app = createSandboxServer({ dataFile: path, openapi: DOCUMENT })
     await expect(app.listen(0, '127.0.0.1')).rejects.toThrow(
-      /OpenAPI records do not fit the document \(openapi\.default\.oa:[0-9a-f]{16}:\/categories\.records\.10 is not valid against the record schema of \/categories \(\/name must be string\)/,
+      /OpenAPI records do not fit the document \(openapi\.default\.oa:[0-9a-f]{16}:\/categories\.changed\.0\.record is not valid against the record schema of \/categories \(\/name must be string\)/,
     )
     await app.close().catch(() => {})
     expect(await readFile(path, 'utf8')).toBe(broken)
+    // A record whose id is not the one it is kept under.
+    file.openapi.default[key as string].changed.at(-1).record = { id: 12, name: 'Fine' }
+    await writeFile(path, JSON.stringify(file))
+    const moved = createSandboxServer({ dataFile: path, openapi: DOCUMENT })
+    await expect(moved.listen(0, '127.0.0.1')).rejects.toThrow(
+      /categories\.changed\.0\.record's id is not its id "11"/,
+    )
+    await moved.close().catch(() => {})
     // Not a record object at all: refused by the file's schema.
-    file.openapi.default[key as string].records = ['text']
+    file.openapi.default[key as string].changed = [{ id: '11', seq: 11, record: 'text' }]
     await writeFile(path, JSON.stringify(file))
     const other = createSandboxServer({ dataFile: path, openapi: DOCUMENT })
     await expect(other.listen(0, '127.0.0.1')).rejects.toThrow(/not a petstore-sandbox data file/)
@@ -186,7 +208,7 @@ describe('the data file keeps the OpenAPI document’s records', () => {
     // The old document's records under their key, as they were; the new one's under another.
     expect(categories).toHaveLength(2)
     expect(categories).toContain(oldKey)
-    expect(file.openapi.default[oldKey as string].records.at(-1).name).toBe('Old document')
+    expect(file.openapi.default[oldKey as string].changed.at(-1).record.name).toBe('Old document')
     await second.stop()
     const third = await start(path)
     expect((await third.send('/v1/categories/11')).json.name).toBe('Old document')

@@ -65,6 +65,7 @@ export const attachDataFile = async (
   const records = keepOpenApiRecords(
     sandbox.openapi === undefined ? undefined : await sandbox.openapi,
     snapshot?.openapi,
+    snapshot?.openapiSeed,
     path,
   )
   const writer = createDataFileWriter(path, () => {
@@ -77,6 +78,7 @@ export const attachDataFile = async (
       ...sandbox.db.pets.snapshot(),
       sessions,
       openapi: records.snapshot(),
+      openapiSeed: records.seed,
       accounts: accounts?.snapshot(),
     }
   })

@@ -1,11 +1,7 @@
 import { createTextFileWriter, type TextFileWriter } from '../../files/create-text-file-writer.js'
 import type { AccountsSnapshot } from '../../state/memory-account-store.js'
 import type { DataFile } from './data-file-schema.js'
-import type {
-  CollectionFileSnapshot,
-  DataFileSnapshot,
-  OpenApiFileRecords,
-} from './read-data-file.js'
+import type { CollectionFilePart, DataFileSnapshot, OpenApiFileRecords } from './read-data-file.js'
 
 /** Writes a store's snapshot to its data file, one write at a time. */
 export type DataFileWriter = TextFileWriter
@@ -18,10 +14,15 @@ const formatPets = (pets: DataFile['pets']): string =>
  * back unchanged (a session no request changed since, decision 0067) is not formatted again.
  */
 const formatted = new WeakMap<object, string>()
-const formatCollection = (c: CollectionFileSnapshot): string => {
+const formatCollection = (c: CollectionFilePart): string => {
   const known = formatted.get(c)
   if (known !== undefined) return known
-  const text = `{"nextSeq":${c.nextSeq},"records":[\n${c.records.map((r) => JSON.stringify(r)).join(',\n')}\n]}`
+  const text =
+    'records' in c
+      ? `{"nextSeq":${c.nextSeq},"records":[\n${c.records.map((r) => JSON.stringify(r)).join(',\n')}\n]}`
+      : `{"nextSeq":${c.nextSeq},"deleted":${JSON.stringify(c.deleted)},"changed":[${c.changed
+          .map((r) => `\n${JSON.stringify(r)}`)
+          .join(',')}${c.changed.length === 0 ? '' : '\n'}]}`
   formatted.set(c, text)
   return text
 }
@@ -47,13 +48,30 @@ const formatAccounts = (accounts: AccountsSnapshot): string => {
 /**
  * Version 1 while only the default session has pets to keep; version 2 adds
  * `sessions`; version 3 adds `openapi` (the document's changed records);
- * version 4 adds `accounts` (contract §22).
+ * version 4 adds `accounts` (contract §22); version 5 keeps the document's
+ * records as changes over the seed, with `openapiSeed` (decision 0068).
  */
 const formatDataFile = (file: DataFileSnapshot): string => {
   const sessions = [...(file.sessions ?? [])]
   const openapi = file.openapi ?? new Map()
   const accounts = file.accounts
-  const version = accounts !== undefined ? 4 : openapi.size > 0 ? 3 : sessions.length > 0 ? 2 : 1
+  const changes = [...openapi.values()].some((collections) =>
+    [...collections.values()].some((c) => 'changed' in c),
+  )
+  const seed = changes ? file.openapiSeed : undefined
+  // Changes without their seed could not be loaded back: never written.
+  if (changes && seed === undefined)
+    throw new Error('Failed to write the data file: OpenAPI changes without their seed.')
+  const version =
+    seed !== undefined
+      ? 5
+      : accounts !== undefined
+        ? 4
+        : openapi.size > 0
+          ? 3
+          : sessions.length > 0
+            ? 2
+            : 1
   const head = `{"version":${version},"nextId":${file.nextId},"pets":${formatPets(file.pets)}`
   const body = sessions
     .map(
@@ -63,7 +81,7 @@ const formatDataFile = (file: DataFileSnapshot): string => {
     .join(',\n')
   return `${head}${sessions.length === 0 ? '' : `,"sessions":{\n${body}\n}`}${
     openapi.size === 0 ? '' : `,"openapi":{\n${formatOpenApi(openapi)}\n}`
-  }${accounts === undefined ? '' : `,"accounts":${formatAccounts(accounts)}`}}\n`
+  }${seed === undefined ? '' : `,"openapiSeed":{"seed":${seed.seed},"count":${seed.count}}`}${accounts === undefined ? '' : `,"accounts":${formatAccounts(accounts)}`}}\n`
 }
 
 /**

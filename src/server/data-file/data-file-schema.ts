@@ -48,9 +48,24 @@ const buildDataFileSchema = (nameMaxLength: number) => {
       z.custom<Record<string, unknown>>(isJsonObject, { error: 'must be an object' }),
     ),
   })
+  /**
+   * Version 5: one collection as a session's changes over the seeded records (decision 0068):
+   * the records it created or replaced, one per line, and the seeded ids it deleted.
+   */
+  const ChangesSchema = z.object({
+    nextSeq: NextIdSchema,
+    changed: z.array(
+      z.object({
+        id: z.string(),
+        seq: z.number().check(z.int(), z.gte(1), z.lte(LIMITS.maxId)),
+        record: z.custom<Record<string, unknown>>(isJsonObject, { error: 'must be an object' }),
+      }),
+    ),
+    deleted: z.array(z.string()),
+  })
   return z
     .object({
-      version: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]),
+      version: z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]),
       nextId: NextIdSchema,
       pets: PetsSchema,
       // A Map: every session id the API accepts (`__proto__` too) loads back (issue 24).
@@ -65,7 +80,7 @@ const buildDataFileSchema = (nameMaxLength: number) => {
           z.string().check(z.regex(SESSION_ID, 'must be a session id')),
           ownRecord(
             z.string().check(z.regex(/^oa:[0-9a-f]{16}:\//, 'must be a collection key')),
-            CollectionSchema,
+            z.union([CollectionSchema, ChangesSchema]),
             {
               error: 'must be an object of collection keys to records',
             },
@@ -73,10 +88,37 @@ const buildDataFileSchema = (nameMaxLength: number) => {
           { error: 'must be an object of session ids to collections' },
         ),
       ),
+      // Version 5: the seed the `openapi` changes were made over (`--seed`, records a collection).
+      openapiSeed: z.optional(
+        z.object({
+          seed: z.number().check(z.int(), z.gte(0), z.lte(Number.MAX_SAFE_INTEGER)),
+          count: z.number().check(z.int(), z.gte(0), z.lte(1000)),
+        }),
+      ),
       // Version 4: accounts, keys as digests and prefixes, unused invites (contract §22, decision 0061).
       accounts: z.optional(AccountsSchema),
     })
     .check(checkIds)
+    .check(
+      z.superRefine((file, ctx) => {
+        // Changes mean nothing without the seed they were made over.
+        const changes = [...(file.openapi?.values() ?? [])].some((collections) =>
+          [...collections.values()].some((c) => 'changed' in c),
+        )
+        if (changes && file.openapiSeed === undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['openapiSeed'],
+            message: 'is required when openapi holds changes over the seed',
+          })
+        if (changes && file.version < 5)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['version'],
+            message: 'must be 5 when openapi holds changes over the seed',
+          })
+      }),
+    )
 }
 
 const HASH = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a SHA-256 digest (hex)'))

@@ -10,13 +10,34 @@ export interface CollectionFileSnapshot {
   records: Record<string, unknown>[]
 }
 
+/**
+ * One collection as a session's changes over the seeded records (version 5, decision 0068):
+ * the records it created or replaced at their places, the seeded ids it deleted.
+ */
+export interface CollectionFileChanges {
+  nextSeq: number
+  changed: { id: string; seq: number; record: Record<string, unknown> }[]
+  deleted: string[]
+}
+
+/** A collection whole (versions 3 and 4, and another document's carried as read) or as changes over the seed (version 5). */
+export type CollectionFilePart = CollectionFileSnapshot | CollectionFileChanges
+
 /** By session id, then by collection key (`oa:<fingerprint>:<path>`). */
-export type OpenApiFileRecords = ReadonlyMap<string, ReadonlyMap<string, CollectionFileSnapshot>>
+export type OpenApiFileRecords = ReadonlyMap<string, ReadonlyMap<string, CollectionFilePart>>
+
+/** The seed the changes over the seed were made with: `--seed` and the records seeded a collection. */
+export interface OpenApiFileSeed {
+  seed: number
+  count: number
+}
 
 /** What a data file holds: the default session's pets, other sessions' pets by id, the document's records. */
 export type DataFileSnapshot = PetStoreSnapshot & {
   sessions?: ReadonlyMap<string, PetStoreSnapshot> | undefined
   openapi?: OpenApiFileRecords | undefined
+  /** Version 5: what the `openapi` changes apply to. */
+  openapiSeed?: OpenApiFileSeed | undefined
   /** Version 4: accounts, their keys (hashes and prefixes) and unused invites (contract §22). */
   accounts?: AccountsSnapshot | undefined
 }
@@ -73,12 +94,13 @@ export const readDataFile = async (
       `Failed to load the data file ${path}: it is not a petstore-sandbox data file (${problems}). Fix or move the file; it was left untouched.`,
     )
   }
-  const { nextId, pets, sessions, openapi, accounts } = parsed.data
+  const { nextId, pets, sessions, openapi, openapiSeed, accounts } = parsed.data
   return {
     nextId,
     pets,
     ...(sessions === undefined ? {} : { sessions }),
     ...(openapi === undefined ? {} : { openapi }),
+    ...(openapiSeed === undefined ? {} : { openapiSeed }),
     ...(accounts === undefined ? {} : { accounts }),
   }
 }
