@@ -301,9 +301,13 @@ const list = (input: CollectionInput): SandboxResponse => {
       throw invalidParameter('cursor', 'must be a cursor from a previous page’s next link')
     after = decoded
   }
-  // Equality filters: a query parameter the document declares that names a field of the record.
+  // Equality filters: a query parameter the document declares that names a field of the record
+  // (never a path parameter: `/repos/{owner}/{repo}/tasks` lists tasks whose `owner` is an object).
+  const query = new Set(
+    input.operation.parameters.filter((p) => p.in === 'query').map((p) => p.name),
+  )
   const filters = Object.entries(input.values).filter(
-    ([name]) => !PAGING.has(name) && Object.hasOwn(shape.properties, name),
+    ([name]) => query.has(name) && !PAGING.has(name) && Object.hasOwn(shape.properties, name),
   )
   const matching = [...input.records.byId.values()].filter((r) =>
     filters.every(([name, value]) => JSON.stringify(own(r.value, name)) === JSON.stringify(value)),

@@ -576,10 +576,13 @@ const roleOf = (
       const key = own.wrappedIn
       const wrapped =
         key === undefined ? undefined : Object.hasOwn(answered, key) ? answered[key] : undefined
+      // Or it is the create's own schema the record joins (another open schema carrying the id,
+      // Mailchimp's automations declared 200): the record is made valid by both.
       const answersRecord =
         success.schema !== undefined &&
         (success.schema === own.item ||
           sameJson(success.schema, own.item) ||
+          success.schema === own.created?.schema ||
           (wrapped !== undefined && Object.hasOwn(propertiesOf(wrapped), own.idField)))
       return success.status === 201 || answersRecord
         ? { role: 'create', collection: own }

@@ -1,0 +1,218 @@
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
+import { describe, expect, it } from 'vitest'
+import { ApiError } from '../../src/http/api-error.js'
+import {
+  createOpenApiOperations,
+  type OpenApiOperations,
+} from '../../src/openapi/create-openapi-operations.js'
+import { resolveOptions } from '../../src/sandbox/resolve-options.js'
+
+// Collections shaped as real documents publish them (GitHub agent tasks, Mailchimp automations,
+// Asana custom fields, Netlify members and accounts, Stripe bank accounts; decision 0066): a
+// record created, then read back by its id and found in its list, each answer checked by a
+// plain ajv set up here.
+const { settings } = resolveOptions({})
+const encoder = new TextEncoder()
+const judge = new Ajv2020({ strict: false, allErrors: true, unicodeRegExp: false })
+addFormats.default(judge)
+
+type Doc = Record<string, unknown>
+const doc = (paths: Doc, schemas: Doc = {}): Doc => ({
+  openapi: '3.1.0',
+  info: { title: 'test', version: '1' },
+  servers: [{ url: 'https://api.example.test/v1' }],
+  paths,
+  components: { schemas },
+})
+const json = (schema: unknown) => ({
+  description: 'ok',
+  content: { 'application/json': { schema } },
+})
+const body = (schema: unknown) => ({ required: true, content: { 'application/json': { schema } } })
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+const pathParam = (name: string) => ({
+  name,
+  in: 'path',
+  required: true,
+  schema: { type: 'string' },
+})
+
+const call = (
+  api: OpenApiOperations,
+  id: string,
+  input: { params?: Record<string, string>; body?: unknown; query?: string } = {},
+) => {
+  const op = api.operations.find((o) => o.id === id)
+  if (op === undefined) throw new Error(`no operation ${id}`)
+  const url = new URL(`https://api.example.test/v1${op.path}${input.query ?? ''}`)
+  const bytes = input.body === undefined ? null : encoder.encode(JSON.stringify(input.body))
+  try {
+    const response = api.answer(op, {
+      request: {
+        method: op.method,
+        url: url.href,
+        headers: bytes === null ? {} : { 'content-type': 'application/json' },
+        body: bytes,
+      },
+      url,
+      params: input.params ?? {},
+      settings,
+      session: 'default',
+    })
+    if (response instanceof Promise) throw new Error('an in-memory answer was a promise')
+    return {
+      status: response.status,
+      json: response.body === null ? undefined : (JSON.parse(response.body) as unknown),
+    }
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error
+    const response = error.toResponse()
+    return { status: response.status, json: JSON.parse(String(response.body)) as unknown }
+  }
+}
+
+const roleOf = (api: OpenApiOperations, id: string) =>
+  api.operations.find((o) => o.id === id)?.role
+
+/** The answer's status and body against what the document declares for that status. */
+const expectValid = (
+  document: Doc,
+  path: string,
+  method: string,
+  answer: { status: number; json: unknown },
+) => {
+  const paths = document.paths as Record<string, Record<string, Doc>>
+  const responses = paths[path]?.[method]?.responses as Record<string, Doc>
+  expect(Object.keys(responses), `${method} ${path} answered ${answer.status}`).toContain(
+    String(answer.status),
+  )
+  const content = responses[String(answer.status)]?.content as
+    | Record<string, { schema?: unknown }>
+    | undefined
+  const schema = content?.['application/json']?.schema
+  if (schema === undefined) return
+  const validate = judge.compile({ ...(schema as Doc), components: document.components } as Doc)
+  expect(validate(answer.json), `${method} ${path}: ${judge.errorsText(validate.errors)}`).toBe(
+    true,
+  )
+}
+
+const open = (source: Doc) => createOpenApiOperations({ source, basePath: '/v1', seed: 20301205 })
+
+describe('a list is not filtered by its path parameters (GitHub agent tasks)', () => {
+  const task = {
+    type: 'object',
+    required: ['id', 'state'],
+    properties: {
+      id: { type: 'string' },
+      state: { type: 'string', enum: ['queued', 'completed'] },
+      owner: { type: 'object', properties: { id: { type: 'integer' }, login: { type: 'string' } } },
+    },
+  }
+  const tasks = doc({
+    '/repos/{owner}/{repo}/tasks': {
+      parameters: [pathParam('owner'), pathParam('repo')],
+      get: {
+        operationId: 'listTasks',
+        parameters: [{ name: 'state', in: 'query', schema: { type: 'string' } }],
+        responses: {
+          '200': json({
+            type: 'object',
+            required: ['tasks'],
+            properties: { tasks: { type: 'array', items: task } },
+          }),
+        },
+      },
+      post: {
+        operationId: 'createTask',
+        requestBody: body({
+          type: 'object',
+          required: ['prompt'],
+          properties: { prompt: { type: 'string' } },
+        }),
+        responses: { '201': json(task) },
+      },
+    },
+    '/repos/{owner}/{repo}/tasks/{task_id}': {
+      parameters: [pathParam('owner'), pathParam('repo'), pathParam('task_id')],
+      get: { operationId: 'getTask', responses: { '200': json(task) } },
+    },
+  })
+
+  it('lists the created task under /repos/octo/hello/tasks, and still filters by a query parameter', async () => {
+    const api = await open(tasks)
+    const params = { owner: 'octo', repo: 'hello' }
+    const created = call(api, 'createTask', { params, body: { prompt: 'fix it' } })
+    expect(created.status).toBe(201)
+    const id = (created.json as { id: string }).id
+    const listed = call(api, 'listTasks', { params, query: '?limit=100' })
+    expectValid(tasks, '/repos/{owner}/{repo}/tasks', 'get', listed)
+    const ids = (listed.json as { tasks: { id: string }[] }).tasks.map((t) => t.id)
+    expect(ids).toContain(id)
+    const state = (created.json as { state: string }).state
+    const filtered = call(api, 'listTasks', { params, query: `?limit=100&state=${state}` })
+    const states = (filtered.json as { tasks: { state: string }[] }).tasks.map((t) => t.state)
+    expect(states.length).toBeGreaterThan(0)
+    expect(new Set(states)).toEqual(new Set([state]))
+  })
+})
+
+describe("a create declared 200 whose answer is another open schema carrying the record's id (Mailchimp automations)", () => {
+  const automations = doc(
+    {
+      '/automations': {
+        post: {
+          operationId: 'postAutomations',
+          requestBody: body({
+            type: 'object',
+            required: ['recipients'],
+            properties: { recipients: { type: 'object' } },
+          }),
+          responses: { '200': json(ref('Automation')) },
+        },
+      },
+      '/automations/{workflow_id}': {
+        get: {
+          operationId: 'getAutomation',
+          parameters: [pathParam('workflow_id')],
+          responses: {
+            '200': json(ref('AutomationWorkflow')),
+            '404': json({ type: 'object', properties: { detail: { type: 'string' } } }),
+          },
+        },
+      },
+    },
+    {
+      Automation: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          status: { type: 'string', enum: ['save', 'paused', 'sending'] },
+          recipients: { type: 'object' },
+        },
+      },
+      AutomationWorkflow: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          status: { type: 'string', enum: ['save', 'paused', 'sending'] },
+          emails_sent: { type: 'integer' },
+        },
+      },
+    },
+  )
+
+  it('creates the record, and the fetch reads it back as created (no 404)', async () => {
+    const api = await open(automations)
+    expect(roleOf(api, 'postAutomations')).toBe('create')
+    const created = call(api, 'postAutomations', { body: { recipients: { list_id: 'a1' } } })
+    expect(created.status).toBe(200)
+    expectValid(automations, '/automations', 'post', created)
+    const id = (created.json as { id: string }).id
+    const read = call(api, 'getAutomation', { params: { workflow_id: id } })
+    expect(read.status).toBe(200)
+    expectValid(automations, '/automations/{workflow_id}', 'get', read)
+    expect(read.json).toEqual(created.json)
+  })
+})
