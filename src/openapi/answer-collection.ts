@@ -339,13 +339,30 @@ const list = (input: CollectionInput): SandboxResponse => {
 }
 
 /**
+ * The input with the record's fields as its body: where the answers wrap the record
+ * (`{ data: record }`) and the request body's schema wraps it in the same property (Asana's
+ * `{ data: { name, ... } }`), the fields inside it; else the body as sent.
+ */
+const withRecordBody = (input: CollectionInput): CollectionInput => {
+  const key = input.shape.wrappedIn
+  const schema = input.operation.body?.schema
+  if (key === undefined || schema === undefined || input.body === undefined) return input
+  if (!Object.hasOwn(propertiesOf(schema), key)) return input
+  const inner = own(input.body, key)
+  return typeof inner === 'object' && inner !== null && !Array.isArray(inner)
+    ? { ...input, body: inner as Record<string, unknown> }
+    : input
+}
+
+/**
  * A stateful collection's operation on its records (list, create, fetch,
  * replace, update, delete), or 404 `not_found` for an unknown id.
  *
  * @example
  * const response = answerCollection(input)
  */
-export const answerCollection = (input: CollectionInput): SandboxResponse => {
+export const answerCollection = (given: CollectionInput): SandboxResponse => {
+  const input = withRecordBody(given)
   const { operation, records, shape } = input
   switch (operation.role) {
     case 'list':

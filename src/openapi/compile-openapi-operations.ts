@@ -419,11 +419,15 @@ export const compileOpenApiOperations = (
     const answer = successOf(source.operation).schema
     if (answer === undefined) continue
     const names = list.map((f) => /\{([^{}/]+)\}$/.exec(f.path)?.[1] ?? '')
+    // The record's id field: the parameter's own name, else `id`, else the parameter's last word
+    // (`custom_field_gid` names Asana's `gid`, `accountSid` a `sid`, `user_uuid` a `uuid`).
     const idFieldOf = (schema: JsonSchema): string | undefined => {
       const own = propertiesOf(schema)
       return (
         names.find((name) => Object.hasOwn(own, name)) ??
-        (Object.hasOwn(own, 'id') ? 'id' : undefined)
+        (Object.hasOwn(own, 'id')
+          ? 'id'
+          : names.map(lastWord).find((word) => word !== undefined && Object.hasOwn(own, word)))
       )
     }
     // The record is the answer, or the one object property of the answer that carries the id
@@ -496,6 +500,16 @@ export const compileOpenApiOperations = (
       listField,
     }
   })
+}
+
+/** A parameter name's last word, lower case (`custom_field_gid` → `gid`, `accountSid` → `sid`); undefined for a one-word name. */
+const lastWord = (name: string): string | undefined => {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .split(/[_\-.]+/)
+    .filter((w) => w !== '')
+  const last = words.at(-1)
+  return words.length < 2 || last === undefined || last.length < 2 ? undefined : last.toLowerCase()
 }
 
 const sameJson = (a: unknown, b: unknown): boolean => {

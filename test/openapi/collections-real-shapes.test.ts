@@ -216,3 +216,73 @@ describe("a create declared 200 whose answer is another open schema carrying the
     expect(read.json).toEqual(created.json)
   })
 })
+
+describe("a record whose id is named by the parameter's last word, wrapped in `data` both ways (Asana custom fields)", () => {
+  const wrap = (schema: unknown) => ({ type: 'object', properties: { data: schema } })
+  const fields = doc(
+    {
+      '/custom_fields': {
+        post: {
+          operationId: 'createCustomField',
+          requestBody: body(wrap(ref('CustomFieldRequest'))),
+          responses: { '201': json(wrap(ref('CustomFieldResponse'))) },
+        },
+      },
+      '/custom_fields/{custom_field_gid}': {
+        parameters: [pathParam('custom_field_gid')],
+        get: {
+          operationId: 'getCustomField',
+          responses: { '200': json(wrap(ref('CustomFieldResponse'))) },
+        },
+        put: {
+          operationId: 'updateCustomField',
+          requestBody: body(wrap(ref('CustomFieldRequest'))),
+          responses: { '200': json(wrap(ref('CustomFieldResponse'))) },
+        },
+      },
+    },
+    {
+      CustomFieldRequest: {
+        type: 'object',
+        properties: { name: { type: 'string' }, description: { type: 'string' } },
+      },
+      CustomFieldResponse: {
+        allOf: [
+          {
+            type: 'object',
+            properties: {
+              gid: { type: 'string', readOnly: true },
+              resource_type: { type: 'string', readOnly: true },
+            },
+          },
+          ref('CustomFieldRequest'),
+        ],
+      },
+    },
+  )
+
+  it('keys the records by `gid`, takes the fields inside the body’s `data`, and reads the create back', async () => {
+    const api = await open(fields)
+    expect(roleOf(api, 'createCustomField')).toBe('create')
+    expect(roleOf(api, 'getCustomField')).toBe('fetch')
+    const created = call(api, 'createCustomField', { body: { data: { name: 'Priority' } } })
+    expect(created.status).toBe(201)
+    expectValid(fields, '/custom_fields', 'post', created)
+    const record = (created.json as { data: { gid: string; name: string; data?: unknown } }).data
+    expect(record.name).toBe('Priority')
+    expect(record).not.toHaveProperty('data')
+    const read = call(api, 'getCustomField', { params: { custom_field_gid: record.gid } })
+    expect(read.status).toBe(200)
+    expectValid(fields, '/custom_fields/{custom_field_gid}', 'get', read)
+    expect(read.json).toEqual(created.json)
+    const replaced = call(api, 'updateCustomField', {
+      params: { custom_field_gid: record.gid },
+      body: { data: { name: 'Severity' } },
+    })
+    expectValid(fields, '/custom_fields/{custom_field_gid}', 'put', replaced)
+    expect((replaced.json as { data: { gid: string; name: string } }).data).toMatchObject({
+      gid: record.gid,
+      name: 'Severity',
+    })
+  })
+})
