@@ -11,6 +11,7 @@ import { toDetails } from './check-request.js'
 import {
   type CollectionShape,
   type CompiledOperation,
+  isArraySchema,
   propertiesOf,
   requiredOf,
 } from './compile-openapi-operations.js'
@@ -216,6 +217,8 @@ const withDeclared = (
   check: SchemaCheck,
   record: Record<string, unknown>,
 ): string => {
+  // An array of records (Netlify's members and accounts): the record in an array of one.
+  if (isArraySchema(schema) && check([record]) === true) return JSON.stringify([record])
   const base: unknown = JSON.parse(declared)
   if (typeof base !== 'object' || base === null || Array.isArray(base)) return declared
   const properties = propertiesOf(schema)

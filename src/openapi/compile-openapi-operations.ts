@@ -432,8 +432,17 @@ export const compileOpenApiOperations = (
     }
     // The record is the answer, or the one object property of the answer that carries the id
     // (`{ data: record, errors, includes }`, Twitter): then every answer of one record wraps it.
-    const wrapper = idFieldOf(answer) === undefined ? wrappingOf(answer, idFieldOf) : undefined
-    const item = wrapper === undefined ? answer : wrapper.schema
+    // A fetch answering an array of records (Netlify's `GET /accounts/{account_id}`) answers the
+    // record in an array of one: the record is the array's items.
+    const inArray =
+      isArraySchema(answer) && idFieldOf(itemsOf(answer)) !== undefined
+        ? itemsOf(answer)
+        : undefined
+    const wrapper =
+      inArray === undefined && idFieldOf(answer) === undefined
+        ? wrappingOf(answer, idFieldOf)
+        : undefined
+    const item = inArray ?? wrapper?.schema ?? answer
     const properties = propertiesOf(item)
     const idField = idFieldOf(item)
     if (idField === undefined) continue
@@ -479,7 +488,13 @@ export const compileOpenApiOperations = (
   return found.map(({ method, path, operation, parameters }) => {
     const media = jsonContent(operation.requestBody?.content)
     const success = successOf(operation)
-    const { role, collection, listField } = roleOf(method, path, success, collections)
+    const { role, collection, listField } = roleOf(
+      method,
+      path,
+      success,
+      collections,
+      media?.schema,
+    )
     return {
       id: typeof operation.operationId === 'string' ? operation.operationId : `${method} ${path}`,
       method,
@@ -520,7 +535,8 @@ const sameJson = (a: unknown, b: unknown): boolean => {
   }
 }
 
-const isArraySchema = (schema: JsonSchema | undefined): schema is JsonSchema =>
+/** Whether a schema describes an array (`type: array`, or `items` without a type). */
+export const isArraySchema = (schema: JsonSchema | undefined): schema is JsonSchema =>
   schema !== undefined &&
   (schema.type === 'array' ||
     (Array.isArray(schema.type) && schema.type.includes('array')) ||
@@ -579,6 +595,7 @@ const roleOf = (
   path: string,
   success: SuccessResponse,
   collections: ReadonlyMap<string, CollectionShape>,
+  body: JsonSchema | undefined,
 ): { role: OperationRole; collection?: CollectionShape; listField?: string | undefined } => {
   // Collections are keyed by their path's shape (`/things/{}`): item paths that name their
   // parameter differently are one collection (decision 0058).
@@ -598,7 +615,13 @@ const roleOf = (
           sameJson(success.schema, own.item) ||
           success.schema === own.created?.schema ||
           (wrapped !== undefined && Object.hasOwn(propertiesOf(wrapped), own.idField)))
-      return success.status === 201 || answersRecord
+      // An array of records answered for one record sent (Netlify's members): the record in an
+      // array of one. A batch (an array sent) stays static: one record would not answer it.
+      const answersInArray =
+        isArraySchema(success.schema) &&
+        Object.hasOwn(propertiesOf(itemsOf(success.schema)), own.idField) &&
+        !isArraySchema(body)
+      return success.status === 201 || answersRecord || answersInArray
         ? { role: 'create', collection: own }
         : { role: 'static' }
     }

@@ -72,8 +72,7 @@ const call = (
   }
 }
 
-const roleOf = (api: OpenApiOperations, id: string) =>
-  api.operations.find((o) => o.id === id)?.role
+const roleOf = (api: OpenApiOperations, id: string) => api.operations.find((o) => o.id === id)?.role
 
 /** The answer's status and body against what the document declares for that status. */
 const expectValid = (
@@ -284,5 +283,121 @@ describe("a record whose id is named by the parameter's last word, wrapped in `d
       gid: record.gid,
       name: 'Severity',
     })
+  })
+})
+
+describe('a create and a fetch that answer the record in an array (Netlify members and accounts)', () => {
+  const members = { type: 'array', items: ref('member') }
+  const netlify = doc(
+    {
+      '/{account_slug}/members': {
+        parameters: [pathParam('account_slug')],
+        get: { operationId: 'listMembersForAccount', responses: { '200': json(members) } },
+        post: {
+          operationId: 'addMemberToAccount',
+          requestBody: body({
+            type: 'object',
+            properties: { email: { type: 'string' }, role: { type: 'string' } },
+          }),
+          responses: { '200': json(members) },
+        },
+      },
+      '/{account_slug}/members/{member_id}': {
+        parameters: [pathParam('account_slug'), pathParam('member_id')],
+        get: { operationId: 'getAccountMember', responses: { '200': json(ref('member')) } },
+      },
+      '/accounts': {
+        get: {
+          operationId: 'listAccountsForUser',
+          responses: { '200': json({ type: 'array', items: ref('account') }) },
+        },
+        post: {
+          operationId: 'createAccount',
+          requestBody: body({
+            type: 'object',
+            required: ['name'],
+            properties: { name: { type: 'string' } },
+          }),
+          responses: { '201': json(ref('account')) },
+        },
+      },
+      '/accounts/{account_id}': {
+        parameters: [pathParam('account_id')],
+        get: {
+          operationId: 'getAccount',
+          responses: { '200': json({ type: 'array', items: ref('account') }) },
+        },
+      },
+    },
+    {
+      member: {
+        type: 'object',
+        properties: {
+          id: { type: 'string' },
+          email: { type: 'string' },
+          role: { type: 'string' },
+        },
+      },
+      account: {
+        type: 'object',
+        properties: { id: { type: 'string' }, name: { type: 'string' }, slug: { type: 'string' } },
+      },
+    },
+  )
+
+  it('adds the member, answers it in an array of one, and fetches and lists it', async () => {
+    const api = await open(netlify)
+    expect(roleOf(api, 'addMemberToAccount')).toBe('create')
+    const params = { account_slug: 'team' }
+    const created = call(api, 'addMemberToAccount', {
+      params,
+      body: { email: 'ada@example.test', role: 'Owner' },
+    })
+    expect(created.status).toBe(200)
+    expectValid(netlify, '/{account_slug}/members', 'post', created)
+    const answered = created.json as { id: string; email: string }[]
+    expect(answered).toHaveLength(1)
+    expect(answered[0]).toMatchObject({ email: 'ada@example.test', role: 'Owner' })
+    const id = answered[0]?.id ?? ''
+    const read = call(api, 'getAccountMember', { params: { ...params, member_id: id } })
+    expect(read.status).toBe(200)
+    expect(read.json).toEqual(answered[0])
+    const listed = call(api, 'listMembersForAccount', { params, query: '?limit=100' })
+    expect((listed.json as { id: string }[]).map((m) => m.id)).toContain(id)
+  })
+
+  it('creates an account and fetches it in an array of one, as the document declares', async () => {
+    const api = await open(netlify)
+    expect(roleOf(api, 'getAccount')).toBe('fetch')
+    const created = call(api, 'createAccount', { body: { name: 'Acme' } })
+    expect(created.status).toBe(201)
+    expectValid(netlify, '/accounts', 'post', created)
+    const id = (created.json as { id: string }).id
+    const read = call(api, 'getAccount', { params: { account_id: id } })
+    expect(read.status).toBe(200)
+    expectValid(netlify, '/accounts/{account_id}', 'get', read)
+    expect(read.json).toEqual([created.json])
+  })
+
+  it('leaves a batch create (an array sent, an array answered) static (Bitbucket annotations)', async () => {
+    const batch = doc(
+      {
+        '/annotations': {
+          post: {
+            operationId: 'bulkCreate',
+            requestBody: body({ type: 'array', items: ref('member') }),
+            responses: { '200': json(members) },
+          },
+        },
+        '/annotations/{id}': {
+          parameters: [pathParam('id')],
+          get: { operationId: 'getAnnotation', responses: { '200': json(ref('member')) } },
+        },
+      },
+      netlify.components && (netlify.components as { schemas: Doc }).schemas,
+    )
+    const api = await open(batch)
+    expect(roleOf(api, 'bulkCreate')).toBe('static')
+    expect(roleOf(api, 'getAnnotation')).toBe('fetch')
   })
 })
