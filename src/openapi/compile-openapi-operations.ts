@@ -78,6 +78,8 @@ export interface CollectionShape {
   created?: { schema: JsonSchema; check: SchemaCheck } | undefined
   /** The property of the item's answer that holds the record (`{ data: record }`, Twitter), when it wraps one. */
   wrappedIn?: string | undefined
+  /** The item's answer when the record is its first kind (`anyOf: [bank_account, card]`, Stripe): a create answering it answers the record. */
+  kindOf?: JsonSchema | undefined
 }
 
 /** One response the document declares for an operation (`200`, `4XX`, `default`), its JSON schema compiled. */
@@ -442,7 +444,19 @@ export const compileOpenApiOperations = (
       inArray === undefined && idFieldOf(answer) === undefined
         ? wrappingOf(answer, idFieldOf)
         : undefined
-    const item = inArray ?? wrapper?.schema ?? answer
+    // A record of one of several kinds (Stripe's external account: a bank account or a card),
+    // each kind carrying the id: the first kind is the record, answered where the union is.
+    const kinds = [answer.anyOf, answer.oneOf].find(
+      (list): list is JsonSchema[] => Array.isArray(list) && list.length > 0,
+    )
+    const kind =
+      inArray === undefined &&
+      wrapper === undefined &&
+      idFieldOf(answer) === undefined &&
+      kinds?.every((k) => typeof k === 'object' && k !== null && idFieldOf(k) !== undefined)
+        ? kinds[0]
+        : undefined
+    const item = inArray ?? wrapper?.schema ?? kind ?? answer
     const properties = propertiesOf(item)
     const idField = idFieldOf(item)
     if (idField === undefined) continue
@@ -481,6 +495,7 @@ export const compileOpenApiOperations = (
       listItem,
       created,
       wrappedIn: wrapper?.name,
+      ...(kind === undefined ? {} : { kindOf: answer }),
     }
     collections.set(shapeOf(base), collection)
   }
@@ -614,6 +629,8 @@ const roleOf = (
         (success.schema === own.item ||
           sameJson(success.schema, own.item) ||
           success.schema === own.created?.schema ||
+          (own.kindOf !== undefined &&
+            (success.schema === own.kindOf || sameJson(success.schema, own.kindOf))) ||
           (wrapped !== undefined && Object.hasOwn(propertiesOf(wrapped), own.idField)))
       // An array of records answered for one record sent (Netlify's members): the record in an
       // array of one. A batch (an array sent) stays static: one record would not answer it.

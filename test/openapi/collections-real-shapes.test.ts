@@ -394,10 +394,62 @@ describe('a create and a fetch that answer the record in an array (Netlify membe
           get: { operationId: 'getAnnotation', responses: { '200': json(ref('member')) } },
         },
       },
-      netlify.components && (netlify.components as { schemas: Doc }).schemas,
+      (netlify.components as { schemas: Doc }).schemas,
     )
     const api = await open(batch)
     expect(roleOf(api, 'bulkCreate')).toBe('static')
     expect(roleOf(api, 'getAnnotation')).toBe('fetch')
+  })
+})
+
+describe('a record of one of several kinds, each with the id (Stripe external accounts: a bank account or a card)', () => {
+  const kinds = { anyOf: [ref('bank_account'), ref('card')] }
+  const stripe = doc(
+    {
+      '/accounts/{account}/bank_accounts': {
+        parameters: [pathParam('account')],
+        post: { operationId: 'PostAccountsAccountBankAccounts', responses: { '200': json(kinds) } },
+      },
+      '/accounts/{account}/bank_accounts/{id}': {
+        parameters: [pathParam('account'), pathParam('id')],
+        get: { operationId: 'GetAccountsAccountBankAccountsId', responses: { '200': json(kinds) } },
+      },
+    },
+    {
+      bank_account: {
+        type: 'object',
+        required: ['id', 'object', 'last4', 'country'],
+        properties: {
+          id: { type: 'string', maxLength: 5000 },
+          object: { type: 'string', enum: ['bank_account'] },
+          last4: { type: 'string' },
+          country: { type: 'string' },
+        },
+      },
+      card: {
+        type: 'object',
+        required: ['id', 'object', 'brand'],
+        properties: {
+          id: { type: 'string', maxLength: 5000 },
+          object: { type: 'string', enum: ['card'] },
+          brand: { type: 'string' },
+        },
+      },
+    },
+  )
+
+  it('creates a bank account (the first kind) and reads it back as created', async () => {
+    const api = await open(stripe)
+    expect(roleOf(api, 'PostAccountsAccountBankAccounts')).toBe('create')
+    const params = { account: 'acct_1' }
+    const created = call(api, 'PostAccountsAccountBankAccounts', { params })
+    expect(created.status).toBe(200)
+    expectValid(stripe, '/accounts/{account}/bank_accounts', 'post', created)
+    expect(created.json).toMatchObject({ object: 'bank_account' })
+    const id = (created.json as { id: string }).id
+    const read = call(api, 'GetAccountsAccountBankAccountsId', { params: { ...params, id } })
+    expect(read.status).toBe(200)
+    expectValid(stripe, '/accounts/{account}/bank_accounts/{id}', 'get', read)
+    expect(read.json).toEqual(created.json)
   })
 })
