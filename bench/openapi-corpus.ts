@@ -1083,14 +1083,6 @@ const runDocument = async (
       }
       const c: Call = { ...built.call, url: target.url(d, built.call.pathname) }
       const answer = await send(base, c)
-        console.log(
-          'DEBUG',
-          c.method,
-          c.url,
-          JSON.stringify(c.body)?.slice(0, 1500),
-          '=>',
-          typeof answer === 'string' ? answer : `${answer.status} ${answer.text.slice(0, 1500)}`,
-        )
       const ok = record(o, c, answer)
       return typeof answer === 'string' ? undefined : ok || answer.status < 300 ? answer : undefined
     }
