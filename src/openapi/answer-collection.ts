@@ -11,6 +11,7 @@ import { toDetails } from './check-request.js'
 import {
   type CollectionShape,
   type CompiledOperation,
+  isArraySchema,
   propertiesOf,
   requiredOf,
 } from './compile-openapi-operations.js'
@@ -216,6 +217,8 @@ const withDeclared = (
   check: SchemaCheck,
   record: Record<string, unknown>,
 ): string => {
+  // An array of records (Netlify's members and accounts): the record in an array of one.
+  if (isArraySchema(schema) && check([record]) === true) return JSON.stringify([record])
   const base: unknown = JSON.parse(declared)
   if (typeof base !== 'object' || base === null || Array.isArray(base)) return declared
   const properties = propertiesOf(schema)
@@ -301,9 +304,13 @@ const list = (input: CollectionInput): SandboxResponse => {
       throw invalidParameter('cursor', 'must be a cursor from a previous page’s next link')
     after = decoded
   }
-  // Equality filters: a query parameter the document declares that names a field of the record.
+  // Equality filters: a query parameter the document declares that names a field of the record
+  // (never a path parameter: `/repos/{owner}/{repo}/tasks` lists tasks whose `owner` is an object).
+  const query = new Set(
+    input.operation.parameters.filter((p) => p.in === 'query').map((p) => p.name),
+  )
   const filters = Object.entries(input.values).filter(
-    ([name]) => !PAGING.has(name) && Object.hasOwn(shape.properties, name),
+    ([name]) => query.has(name) && !PAGING.has(name) && Object.hasOwn(shape.properties, name),
   )
   const matching = [...input.records.byId.values()].filter((r) =>
     filters.every(([name, value]) => JSON.stringify(own(r.value, name)) === JSON.stringify(value)),
@@ -335,13 +342,30 @@ const list = (input: CollectionInput): SandboxResponse => {
 }
 
 /**
+ * The input with the record's fields as its body: where the answers wrap the record
+ * (`{ data: record }`) and the request body's schema wraps it in the same property (Asana's
+ * `{ data: { name, ... } }`), the fields inside it; else the body as sent.
+ */
+const withRecordBody = (input: CollectionInput): CollectionInput => {
+  const key = input.shape.wrappedIn
+  const schema = input.operation.body?.schema
+  if (key === undefined || schema === undefined || input.body === undefined) return input
+  if (!Object.hasOwn(propertiesOf(schema), key)) return input
+  const inner = own(input.body, key)
+  return typeof inner === 'object' && inner !== null && !Array.isArray(inner)
+    ? { ...input, body: inner as Record<string, unknown> }
+    : input
+}
+
+/**
  * A stateful collection's operation on its records (list, create, fetch,
  * replace, update, delete), or 404 `not_found` for an unknown id.
  *
  * @example
  * const response = answerCollection(input)
  */
-export const answerCollection = (input: CollectionInput): SandboxResponse => {
+export const answerCollection = (given: CollectionInput): SandboxResponse => {
+  const input = withRecordBody(given)
   const { operation, records, shape } = input
   switch (operation.role) {
     case 'list':

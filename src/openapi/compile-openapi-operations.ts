@@ -79,6 +79,8 @@ export interface CollectionShape {
   created?: { schema: JsonSchema; check: SchemaCheck } | undefined
   /** The property of the item's answer that holds the record (`{ data: record }`, Twitter), when it wraps one. */
   wrappedIn?: string | undefined
+  /** The item's answer when the record is its first kind (`anyOf: [bank_account, card]`, Stripe): a create answering it answers the record. */
+  kindOf?: JsonSchema | undefined
 }
 
 /** One response the document declares for an operation (`200`, `4XX`, `default`), its JSON schema compiled. */
@@ -433,17 +435,42 @@ export const compileOpenApiOperations = (
     const answer = successOf(source.operation).schema
     if (answer === undefined) continue
     const names = list.map((f) => /\{([^{}/]+)\}$/.exec(f.path)?.[1] ?? '')
+    // The record's id field: the parameter's own name, else `id`, else the parameter's last word
+    // (`custom_field_gid` names Asana's `gid`, `accountSid` a `sid`, `user_uuid` a `uuid`).
     const idFieldOf = (schema: JsonSchema): string | undefined => {
       const own = propertiesOf(schema)
       return (
         names.find((name) => Object.hasOwn(own, name)) ??
-        (Object.hasOwn(own, 'id') ? 'id' : undefined)
+        (Object.hasOwn(own, 'id')
+          ? 'id'
+          : names.map(lastWord).find((word) => word !== undefined && Object.hasOwn(own, word)))
       )
     }
     // The record is the answer, or the one object property of the answer that carries the id
     // (`{ data: record, errors, includes }`, Twitter): then every answer of one record wraps it.
-    const wrapper = idFieldOf(answer) === undefined ? wrappingOf(answer, idFieldOf) : undefined
-    const item = wrapper === undefined ? answer : wrapper.schema
+    // A fetch answering an array of records (Netlify's `GET /accounts/{account_id}`) answers the
+    // record in an array of one: the record is the array's items.
+    const inArray =
+      isArraySchema(answer) && idFieldOf(itemsOf(answer)) !== undefined
+        ? itemsOf(answer)
+        : undefined
+    const wrapper =
+      inArray === undefined && idFieldOf(answer) === undefined
+        ? wrappingOf(answer, idFieldOf)
+        : undefined
+    // A record of one of several kinds (Stripe's external account: a bank account or a card),
+    // each kind carrying the id: the first kind is the record, answered where the union is.
+    const kinds = [answer.anyOf, answer.oneOf].find(
+      (list): list is JsonSchema[] => Array.isArray(list) && list.length > 0,
+    )
+    const kind =
+      inArray === undefined &&
+      wrapper === undefined &&
+      idFieldOf(answer) === undefined &&
+      kinds?.every((k) => typeof k === 'object' && k !== null && idFieldOf(k) !== undefined)
+        ? kinds[0]
+        : undefined
+    const item = inArray ?? wrapper?.schema ?? kind ?? answer
     const properties = propertiesOf(item)
     const idField = idFieldOf(item)
     if (idField === undefined) continue
@@ -482,6 +509,7 @@ export const compileOpenApiOperations = (
       listItem,
       created,
       wrappedIn: wrapper?.name,
+      ...(kind === undefined ? {} : { kindOf: answer }),
     }
     collections.set(shapeOf(base), collection)
   }
@@ -489,7 +517,13 @@ export const compileOpenApiOperations = (
   return found.map(({ method, path, operation, parameters }) => {
     const media = jsonContent(operation.requestBody?.content)
     const success = successOf(operation)
-    const { role, collection, listField } = roleOf(method, path, success, collections)
+    const { role, collection, listField } = roleOf(
+      method,
+      path,
+      success,
+      collections,
+      media?.schema,
+    )
     return {
       id: typeof operation.operationId === 'string' ? operation.operationId : `${method} ${path}`,
       method,
@@ -522,6 +556,16 @@ const otherBodiesOf = (operation: OpenApiOperation): CompiledOperation['otherBod
     : { types, required: operation.requestBody?.required === true }
 }
 
+/** A parameter name's last word, lower case (`custom_field_gid` → `gid`, `accountSid` → `sid`); undefined for a one-word name. */
+const lastWord = (name: string): string | undefined => {
+  const words = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .split(/[_\-.]+/)
+    .filter((w) => w !== '')
+  const last = words.at(-1)
+  return words.length < 2 || last === undefined || last.length < 2 ? undefined : last.toLowerCase()
+}
+
 const sameJson = (a: unknown, b: unknown): boolean => {
   try {
     return JSON.stringify(a) === JSON.stringify(b)
@@ -530,7 +574,8 @@ const sameJson = (a: unknown, b: unknown): boolean => {
   }
 }
 
-const isArraySchema = (schema: JsonSchema | undefined): schema is JsonSchema =>
+/** Whether a schema describes an array (`type: array`, or `items` without a type). */
+export const isArraySchema = (schema: JsonSchema | undefined): schema is JsonSchema =>
   schema !== undefined &&
   (schema.type === 'array' ||
     (Array.isArray(schema.type) && schema.type.includes('array')) ||
@@ -589,6 +634,7 @@ const roleOf = (
   path: string,
   success: SuccessResponse,
   collections: ReadonlyMap<string, CollectionShape>,
+  body: JsonSchema | undefined,
 ): { role: OperationRole; collection?: CollectionShape; listField?: string | undefined } => {
   // Collections are keyed by their path's shape (`/things/{}`): item paths that name their
   // parameter differently are one collection (decision 0058).
@@ -600,12 +646,23 @@ const roleOf = (
       const key = own.wrappedIn
       const wrapped =
         key === undefined ? undefined : Object.hasOwn(answered, key) ? answered[key] : undefined
+      // Or it is the create's own schema the record joins (another open schema carrying the id,
+      // Mailchimp's automations declared 200): the record is made valid by both.
       const answersRecord =
         success.schema !== undefined &&
         (success.schema === own.item ||
           sameJson(success.schema, own.item) ||
+          success.schema === own.created?.schema ||
+          (own.kindOf !== undefined &&
+            (success.schema === own.kindOf || sameJson(success.schema, own.kindOf))) ||
           (wrapped !== undefined && Object.hasOwn(propertiesOf(wrapped), own.idField)))
-      return success.status === 201 || answersRecord
+      // An array of records answered for one record sent (Netlify's members): the record in an
+      // array of one. A batch (an array sent) stays static: one record would not answer it.
+      const answersInArray =
+        isArraySchema(success.schema) &&
+        Object.hasOwn(propertiesOf(itemsOf(success.schema)), own.idField) &&
+        !isArraySchema(body)
+      return success.status === 201 || answersRecord || answersInArray
         ? { role: 'create', collection: own }
         : { role: 'static' }
     }

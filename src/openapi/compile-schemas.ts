@@ -121,14 +121,18 @@ export const createSchemaCompiler = (
   const tester = (pattern: string): { test(text: string): boolean } => {
     const known = testers.get(pattern)
     if (known !== undefined) return known
-    let made: { test(text: string): boolean } | undefined
+    // ajv keys a compiled pattern by its RegExp's toString(): each tester prints its own
+    // pattern, or every pattern after the first would run as the first one (decision 0066).
+    const printed = (): string => `/${pattern}/`
+    let made: { test(text: string): boolean; toString(): string } | undefined
     try {
       const re2 = RE2JS.compile(RE2JS.translateRegExp(pattern))
-      if (re2.programSize() <= MAX_PATTERN_PROGRAM) made = { test: (text) => re2.test(text) }
+      if (re2.programSize() <= MAX_PATTERN_PROGRAM)
+        made = { test: (text) => re2.test(text), toString: printed }
     } catch {}
     if (made === undefined) {
       notices.uncheckedPatterns.add(pattern)
-      made = { test: () => true }
+      made = { test: () => true, toString: printed }
     }
     testers.set(pattern, made)
     return made
