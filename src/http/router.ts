@@ -143,24 +143,20 @@ const splitMixed = (segment: MixedSegment, text: string, params: [string, string
 }
 
 /**
- * The parameters of a route of whole `{param}` segments, assigned in a loop
+ * The parameters of a route of whole `{param}` segments, defined in a loop
  * (entries and `Object.fromEntries` per request were a third of a get's
- * routing, decision 0064); one named `__proto__` is defined, a plain key.
+ * routing, decision 0064); defined, not assigned, so one named `__proto__`
+ * is a plain key like any other.
  */
 const plainParams = (names: readonly string[], found: RegExpExecArray): Record<string, string> => {
   const params: Record<string, string> = {}
-  for (let index = 0; index < names.length; index++) {
-    const name = names[index] as string
-    const value = found[index + 1] ?? ''
-    if (name === '__proto__')
-      Object.defineProperty(params, name, {
-        value,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      })
-    else params[name] = value
-  }
+  for (let index = 0; index < names.length; index++)
+    Object.defineProperty(params, names[index] as string, {
+      value: found[index + 1] ?? '',
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
   return params
 }
 

@@ -561,16 +561,17 @@ export const createOpenApiOperations = async (
     seed: options.seed,
     recordsPerCollection: RECORDS_PER_COLLECTION,
     changes(session) {
-      const out: Record<string, CollectionChanges> = {}
+      // Entries, then Object.fromEntries: a collection path is the document's text (`__proto__` too).
+      const out: [string, CollectionChanges][] = []
       for (const [path, r] of sessions.get(session) ?? []) {
         const seed = seeds.get(path)
         if (seed !== undefined && !changedOverSeed(r, seed)) continue
         // Every collection has its seed (an empty one when it could not be seeded), so each
         // session's records are laid over it (collectionFor, load, loadChanges).
         const own = changesOverSeed(r)
-        if (own !== undefined) out[path] = own
+        if (own !== undefined) out.push([path, own])
       }
-      return Object.keys(out).length === 0 ? undefined : out
+      return out.length === 0 ? undefined : Object.fromEntries(out)
     },
     loadChanges(session, changes) {
       const held = sessions.get(session) ?? new Map<string, CollectionRecords>()

@@ -19,25 +19,22 @@ const encoder = new TextEncoder()
 
 /**
  * Headers with lower-case names, values of names that differ only in case
- * joined with ", " (in the order given). Written into a plain object directly
- * (a Map and `Object.fromEntries` per request was a tenth of `handle()`'s
- * time, decision 0064); a header named `__proto__` takes the Map's way, so it
- * is kept as an own header like any other.
+ * joined with ", " (in the order given). Names already in lower case (what
+ * fetch, undici and MSW give) are copied into a plain object directly (a Map
+ * and `Object.fromEntries` per request was a tenth of `handle()`'s time,
+ * decision 0064); a name with a capital, which may meet another, or a header
+ * named `__proto__`, which must stay an own header, takes the Map's way.
  */
 const lowerCaseHeaders = (
   source: Readonly<Record<string, string | undefined>>,
 ): Record<string, string> => {
   const headers: Record<string, string> = {}
-  // Whether a name was lower-cased: only then may two names meet.
-  let folded = false
-  for (const name of Object.keys(source)) {
+  for (const name in source) {
+    if (!Object.hasOwn(source, name)) continue
     const value = source[name]
     if (value === undefined) continue
-    const lower = name.toLowerCase()
-    if (lower === '__proto__') return viaMap(source)
-    if (lower !== name) folded = true
-    headers[lower] =
-      folded && Object.hasOwn(headers, lower) ? `${headers[lower]}, ${value}` : String(value)
+    if (name === '__proto__' || name.toLowerCase() !== name) return viaMap(source)
+    headers[name] = String(value)
   }
   return headers
 }

@@ -191,7 +191,7 @@ describe('what each package entry loads (npm pack, installed, a fresh Node proce
 
   it('the installed server explains bad control bodies and data files in its own words, never zod’s', () => {
     const dataFile = join(project, 'broken-data.json')
-    writeFileSync(dataFile, JSON.stringify({ version: 5, nextId: 1, pets: [] }))
+    writeFileSync(dataFile, JSON.stringify({ version: 6, nextId: 1, pets: [] }))
     const { stdout } = importInFreshNode(
       'petstore-sandbox/server',
       `const app = m.createSandboxServer({});
@@ -207,7 +207,7 @@ describe('what each package entry loads (npm pack, installed, a fresh Node proce
     expect(details).toEqual([
       { field: 'perMinute', message: 'must be a number, got the string "x"' },
     ])
-    expect(dataError).toContain('version must be one of 1, 2, 3, 4, got the number 5')
+    expect(dataError).toContain('version must be one of 1, 2, 3, 4, 5, got the number 6')
     expect(`${JSON.stringify(details)} ${dataError}`).not.toMatch(
       /Invalid input|expected \w+, received/,
     )

@@ -43,7 +43,8 @@ const checkChanges = (
   changes: CollectionFileChanges,
 ): string[] =>
   changes.changed.flatMap(({ id, record }, index) => [
-    ...(Object.hasOwn(record, idField) && String(record[idField]) === id
+    ...(Object.hasOwn(record, idField) &&
+    String(Object.hasOwn(record, idField) ? record[idField] : undefined) === id
       ? []
       : [`changed.${index}.record's ${idField} is not its id ${JSON.stringify(id)}`]),
     ...check(record).map((problem) => `changed.${index}.${problem}`),
