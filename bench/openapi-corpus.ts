@@ -594,7 +594,15 @@ const build = (
         if (value === undefined) problem = `cannot make parameter ${name}`
         if (p.in === 'query' && Array.isArray(value))
           for (const v of value) query.append(name, jsonText(v))
-        else if (p.in === 'query') query.set(name, jsonText(value))
+        else if (p.in === 'query' && isObj(value) && p.schema !== undefined) {
+          // An object written as the parameter's style says (a `content` parameter: JSON text).
+          const entries = Object.entries(value)
+          if (p.style === 'deepObject')
+            for (const [k, v] of entries) query.append(`${name}[${k}]`, jsonText(v))
+          else if (p.explode === false)
+            query.set(name, entries.flatMap(([k, v]) => [k, jsonText(v)]).join(','))
+          else for (const [k, v] of entries) query.append(k, jsonText(v))
+        } else if (p.in === 'query') query.set(name, jsonText(value))
         else headers[name] = jsonText(value)
       }
     }

@@ -111,14 +111,44 @@ const readValue = (
     const text = Object.hasOwn(headers, key) ? headers[key] : undefined
     return text === undefined ? { given: false } : { given: true, value: coerce(text, schema) }
   }
+  const type = typeOf(schema)
+  if (parameter.json) return readJsonQuery(parameter, input.query)
+  if (type === 'object' && (parameter.style === 'deepObject' || parameter.explode))
+    return readObjectQuery(parameter, input.query)
   const values = input.query.getAll(name)
   if (values.length === 0) return { given: false }
-  if (typeOf(schema) === 'array') {
+  if (type === 'array') {
     const items =
       typeof schema.items === 'object' && schema.items !== null ? (schema.items as JsonSchema) : {}
-    const texts = values.length === 1 ? (values[0] ?? '').split(',') : values
+    const texts =
+      values.length === 1 ? (values[0] ?? '').split(DELIMITERS[parameter.style]) : values
     return { given: true, value: texts.map((t) => coerce(t, items)) }
   }
+  const single = onlyValue(name, values)
+  if (type === 'object') {
+    // form, explode false: `name=key,value,key,value`.
+    const parts = single.split(',')
+    const value: Record<string, unknown> = {}
+    for (let i = 0; i + 1 < parts.length; i += 2)
+      defineField(
+        value,
+        parts[i] ?? '',
+        coerce(parts[i + 1] ?? '', propertySchema(schema, parts[i] ?? '')),
+      )
+    return { given: true, value }
+  }
+  return { given: true, value: coerce(single, schema) }
+}
+
+// A query array's separator by its style (`form` with explode false writes `a,b`).
+const DELIMITERS: Readonly<Record<CompiledParameter['style'], string>> = {
+  form: ',',
+  deepObject: ',',
+  spaceDelimited: ' ',
+  pipeDelimited: '|',
+}
+
+const onlyValue = (name: string, values: readonly string[]): string => {
   if (values.length > 1)
     throw new ApiError(
       'invalid_parameter',
@@ -127,7 +157,92 @@ const readValue = (
         details: [{ field: name, message: 'must be given at most once' }],
       },
     )
-  return { given: true, value: coerce(values[0] ?? '', schema) }
+  return values[0] ?? ''
+}
+
+const propertySchema = (schema: JsonSchema, key: string): JsonSchema => {
+  const properties = schema.properties
+  if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, key)) {
+    const found = (properties as Record<string, unknown>)[key]
+    if (typeof found === 'object' && found !== null) return found as JsonSchema
+  }
+  return {}
+}
+
+// A field named by the client (`__proto__` too) as a plain own property.
+const defineField = (target: Record<string, unknown>, key: string, value: unknown): void => {
+  Object.defineProperty(target, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  })
+}
+
+/**
+ * An object in the query: `deepObject` (`scope[type]=account`) or `form` with
+ * explode (each property its own pair: `type=account`). Not given when no
+ * property is.
+ */
+const readObjectQuery = (
+  parameter: CompiledParameter,
+  query: URLSearchParams,
+): { given: false } | { given: true; value: unknown } => {
+  const value: Record<string, unknown> = {}
+  let given = false
+  if (parameter.style === 'deepObject') {
+    const prefix = `${parameter.name}[`
+    for (const key of new Set(query.keys())) {
+      if (!key.startsWith(prefix) || !key.endsWith(']')) continue
+      const field = key.slice(prefix.length, -1)
+      defineField(value, field, readField(parameter, key, field, query))
+      given = true
+    }
+    return given ? { given: true, value } : { given: false }
+  }
+  const properties = parameter.schema.properties
+  if (typeof properties !== 'object' || properties === null) return { given: false }
+  for (const field of Object.keys(properties)) {
+    if (!query.has(field)) continue
+    defineField(value, field, readField(parameter, field, field, query))
+    given = true
+  }
+  return given ? { given: true, value } : { given: false }
+}
+
+const readField = (
+  parameter: CompiledParameter,
+  key: string,
+  field: string,
+  query: URLSearchParams,
+): unknown => {
+  const schema = propertySchema(parameter.schema, field)
+  const values = query.getAll(key)
+  if (typeOf(schema) === 'array') {
+    const items =
+      typeof schema.items === 'object' && schema.items !== null ? (schema.items as JsonSchema) : {}
+    return values.map((t) => coerce(t, items))
+  }
+  return coerce(onlyValue(key, values), schema)
+}
+
+/** A parameter given as `content: application/json`: its value is JSON text. */
+const readJsonQuery = (
+  parameter: CompiledParameter,
+  query: URLSearchParams,
+): { given: false } | { given: true; value: unknown } => {
+  const values = query.getAll(parameter.name)
+  if (values.length === 0) return { given: false }
+  const text = onlyValue(parameter.name, values)
+  try {
+    return { given: true, value: JSON.parse(text) as unknown }
+  } catch {
+    throw new ApiError(
+      'invalid_parameter',
+      `The query parameter "${parameter.name}" is not JSON; the document gives it as application/json.`,
+      { details: [{ field: parameter.name, message: 'must be JSON text' }] },
+    )
+  }
 }
 
 /**

@@ -19,7 +19,15 @@ export interface CompiledParameter {
   required: boolean
   schema: JsonSchema
   check: SchemaCheck
+  /** How a query value is written (OpenAPI's `style`; `form` when not said). */
+  style: 'form' | 'deepObject' | 'spaceDelimited' | 'pipeDelimited'
+  /** `form`'s and `deepObject`'s `explode` (true when not said). */
+  explode: boolean
+  /** Given as `content: application/json`: the value is JSON text. */
+  json: boolean
 }
+
+const QUERY_STYLES = new Set(['form', 'deepObject', 'spaceDelimited', 'pipeDelimited'])
 
 /** A header the success response declares (required ones, and `Location`). */
 export interface SuccessHeader {
@@ -341,13 +349,18 @@ export const compileOpenApiOperations = (
     return [...byKey.values()]
       .filter((p): p is OpenApiParameter & { in: 'path' | 'query' | 'header' } => p.in !== 'cookie')
       .map((p) => {
-        const schema = p.schema ?? {}
+        const media = p.schema === undefined ? jsonContent(p.content) : undefined
+        const schema = p.schema ?? media?.schema ?? {}
+        const style = p.style !== undefined && QUERY_STYLES.has(p.style) ? p.style : 'form'
         return {
           name: p.name,
           in: p.in,
           required: p.required === true || p.in === 'path',
           schema,
           check: compile(schema),
+          style: style as CompiledParameter['style'],
+          explode: p.explode ?? (style !== 'spaceDelimited' && style !== 'pipeDelimited'),
+          json: media !== undefined,
         }
       })
   }

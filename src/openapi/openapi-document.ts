@@ -10,6 +10,12 @@ export interface OpenApiParameter {
   in: 'path' | 'query' | 'header' | 'cookie'
   required?: boolean
   schema?: JsonSchema
+  /** How the value is written (query: `form` by default, `deepObject`, `spaceDelimited`, `pipeDelimited`). */
+  style?: string
+  /** Query `form` and `deepObject`: one query pair per array item or object property (the default for `form`). */
+  explode?: boolean
+  /** A parameter given as a media type instead of a schema (`application/json`: the value is JSON text). */
+  content?: Record<string, OpenApiMediaType>
 }
 
 export interface OpenApiMediaType {
