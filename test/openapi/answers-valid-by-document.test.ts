@@ -1,104 +1,18 @@
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/http/api-error.js'
-import type { CompiledOperation } from '../../src/openapi/compile-openapi-operations.js'
 import {
-  createOpenApiOperations,
-  type OpenApiOperations,
-} from '../../src/openapi/create-openapi-operations.js'
-import { resolveOptions } from '../../src/sandbox/resolve-options.js'
+  byId,
+  call,
+  type Doc,
+  doc,
+  expectValidByDocument,
+  json,
+  open,
+  ref,
+} from './support/small-documents.js'
 
 // Small documents shaped as real APIs publish them (Slack, 1Password, OpenAI, ListenNotes,
-// TVmaze, httpbin, Nexmo, xkcd), each answer checked by a plain ajv set up here.
-const { settings } = resolveOptions({})
-const encoder = new TextEncoder()
-const judge = new Ajv2020({ strict: false, allErrors: true, unicodeRegExp: false })
-addFormats.default(judge)
-
-type Doc = Record<string, unknown>
-const doc = (paths: Doc, schemas: Doc = {}): Doc => ({
-  openapi: '3.1.0',
-  info: { title: 'test', version: '1' },
-  servers: [{ url: 'https://api.example.test/v1' }],
-  paths,
-  components: { schemas },
-})
-const json = (schema: unknown, extra: Doc = {}) => ({
-  description: 'ok',
-  content: { 'application/json': { schema, ...extra } },
-})
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
+// TVmaze, httpbin, Nexmo, xkcd), each answer checked by a plain ajv (./support/small-documents.ts).
 const idParam = (name: string, schema: Doc) => ({ name, in: 'path', required: true, schema })
-
-const open = (source: Doc, seed = 20301205) =>
-  createOpenApiOperations({ source, basePath: '/v1', seed })
-
-const byId = (api: OpenApiOperations, id: string): CompiledOperation => {
-  const op = api.operations.find((o) => o.id === id)
-  if (op === undefined) throw new Error(`no operation ${id}`)
-  return op
-}
-
-const call = (
-  api: OpenApiOperations,
-  id: string,
-  input: { params?: Record<string, string>; body?: unknown; session?: string } = {},
-) => {
-  const op = byId(api, id)
-  const url = new URL(`https://api.example.test/v1${op.path}`)
-  const body = input.body === undefined ? null : encoder.encode(JSON.stringify(input.body))
-  try {
-    const response = api.answer(op, {
-      request: {
-        method: op.method,
-        url: url.href,
-        headers: body === null ? {} : { 'content-type': 'application/json' },
-        body,
-      },
-      url,
-      params: input.params ?? {},
-      settings,
-      session: input.session ?? 'default',
-    })
-    if (response instanceof Promise) throw new Error('an in-memory answer was a promise')
-    const type = response.headers['Content-Type'] ?? ''
-    return {
-      ...response,
-      json:
-        response.body === null || !type.includes('json') ? undefined : JSON.parse(response.body),
-    }
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error
-    const response = error.toResponse()
-    return { ...response, json: JSON.parse(String(response.body)) }
-  }
-}
-
-/** The answer's status and body against what the document declares for that status. */
-const expectValidByDocument = (
-  document: Doc,
-  path: string,
-  method: string,
-  answer: { status: number; json: unknown },
-) => {
-  const paths = document.paths as Record<string, Record<string, Doc>>
-  const responses = paths[path]?.[method]?.responses as Record<string, Doc>
-  expect(Object.keys(responses), `${method} ${path} answered ${answer.status}`).toContain(
-    String(answer.status),
-  )
-  const content = responses[String(answer.status)]?.content as
-    | Record<string, { schema?: unknown }>
-    | undefined
-  const schema = content?.['application/json']?.schema
-  if (schema === undefined) return
-  const validate = judge.compile({
-    ...(schema as Doc),
-    components: document.components,
-  } as Doc)
-  const ok = validate(answer.json)
-  expect(ok, `${method} ${path}: ${judge.errorsText(validate.errors)}`).toBe(true)
-}
 
 describe('collection ids follow the id schema (1Password vaults: 26 lowercase characters)', () => {
   const vaults = doc(
@@ -718,11 +632,7 @@ describe('an example that breaks its own schema is not served (ListenNotes: 3 on
 
 describe("a schema's default (issue 37 item 6)", () => {
   it('gives an order created without status the document’s default: placed', async () => {
-    const api = await createOpenApiOperations({
-      source: 'examples/openapi/petstore-extras.yaml',
-      basePath: '/v1',
-      seed: 1,
-    })
+    const api = await open('examples/openapi/petstore-extras.yaml', 1)
     for (let i = 0; i < 5; i += 1) {
       const created = call(api, 'placeOrder', { body: { petId: 1, quantity: 2 } })
       expect(created.status).toBe(201)

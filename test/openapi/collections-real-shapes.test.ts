@@ -1,36 +1,20 @@
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import addFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
-import { ApiError } from '../../src/http/api-error.js'
+import type { OpenApiOperations } from '../../src/openapi/create-openapi-operations.js'
 import {
-  createOpenApiOperations,
-  type OpenApiOperations,
-} from '../../src/openapi/create-openapi-operations.js'
-import { resolveOptions } from '../../src/sandbox/resolve-options.js'
+  call,
+  type Doc,
+  doc,
+  expectValidByDocument as expectValid,
+  json,
+  open,
+  ref,
+} from './support/small-documents.js'
 
 // Collections shaped as real documents publish them (GitHub agent tasks, Mailchimp automations,
 // Asana custom fields, Netlify members and accounts, Stripe bank accounts; decision 0066): a
 // record created, then read back by its id and found in its list, each answer checked by a
-// plain ajv set up here.
-const { settings } = resolveOptions({})
-const encoder = new TextEncoder()
-const judge = new Ajv2020({ strict: false, allErrors: true, unicodeRegExp: false })
-addFormats.default(judge)
-
-type Doc = Record<string, unknown>
-const doc = (paths: Doc, schemas: Doc = {}): Doc => ({
-  openapi: '3.1.0',
-  info: { title: 'test', version: '1' },
-  servers: [{ url: 'https://api.example.test/v1' }],
-  paths,
-  components: { schemas },
-})
-const json = (schema: unknown) => ({
-  description: 'ok',
-  content: { 'application/json': { schema } },
-})
+// plain ajv (./support/small-documents.ts).
 const body = (schema: unknown) => ({ required: true, content: { 'application/json': { schema } } })
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 const pathParam = (name: string) => ({
   name,
   in: 'path',
@@ -38,66 +22,7 @@ const pathParam = (name: string) => ({
   schema: { type: 'string' },
 })
 
-const call = (
-  api: OpenApiOperations,
-  id: string,
-  input: { params?: Record<string, string>; body?: unknown; query?: string } = {},
-) => {
-  const op = api.operations.find((o) => o.id === id)
-  if (op === undefined) throw new Error(`no operation ${id}`)
-  const url = new URL(`https://api.example.test/v1${op.path}${input.query ?? ''}`)
-  const bytes = input.body === undefined ? null : encoder.encode(JSON.stringify(input.body))
-  try {
-    const response = api.answer(op, {
-      request: {
-        method: op.method,
-        url: url.href,
-        headers: bytes === null ? {} : { 'content-type': 'application/json' },
-        body: bytes,
-      },
-      url,
-      params: input.params ?? {},
-      settings,
-      session: 'default',
-    })
-    if (response instanceof Promise) throw new Error('an in-memory answer was a promise')
-    return {
-      status: response.status,
-      json: response.body === null ? undefined : (JSON.parse(response.body) as unknown),
-    }
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error
-    const response = error.toResponse()
-    return { status: response.status, json: JSON.parse(String(response.body)) as unknown }
-  }
-}
-
 const roleOf = (api: OpenApiOperations, id: string) => api.operations.find((o) => o.id === id)?.role
-
-/** The answer's status and body against what the document declares for that status. */
-const expectValid = (
-  document: Doc,
-  path: string,
-  method: string,
-  answer: { status: number; json: unknown },
-) => {
-  const paths = document.paths as Record<string, Record<string, Doc>>
-  const responses = paths[path]?.[method]?.responses as Record<string, Doc>
-  expect(Object.keys(responses), `${method} ${path} answered ${answer.status}`).toContain(
-    String(answer.status),
-  )
-  const content = responses[String(answer.status)]?.content as
-    | Record<string, { schema?: unknown }>
-    | undefined
-  const schema = content?.['application/json']?.schema
-  if (schema === undefined) return
-  const validate = judge.compile({ ...(schema as Doc), components: document.components } as Doc)
-  expect(validate(answer.json), `${method} ${path}: ${judge.errorsText(validate.errors)}`).toBe(
-    true,
-  )
-}
-
-const open = (source: Doc) => createOpenApiOperations({ source, basePath: '/v1', seed: 20301205 })
 
 describe('a list is not filtered by its path parameters (GitHub agent tasks)', () => {
   const task = {
