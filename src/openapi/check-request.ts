@@ -162,11 +162,10 @@ const onlyValue = (name: string, values: readonly string[]): string => {
 
 const propertySchema = (schema: JsonSchema, key: string): JsonSchema => {
   const properties = schema.properties
-  if (typeof properties === 'object' && properties !== null && Object.hasOwn(properties, key)) {
-    const found = (properties as Record<string, unknown>)[key]
-    if (typeof found === 'object' && found !== null) return found as JsonSchema
-  }
-  return {}
+  if (typeof properties !== 'object' || properties === null) return {}
+  const declared = properties as Record<string, unknown>
+  const found = Object.hasOwn(declared, key) ? declared[key] : undefined
+  return typeof found === 'object' && found !== null ? (found as JsonSchema) : {}
 }
 
 // A field named by the client (`__proto__` too) as a plain own property.

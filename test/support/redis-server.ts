@@ -52,7 +52,8 @@ export const startTestRedis = async (
   } = {},
 ): Promise<TestRedis> => {
   const dir = await mkdtemp(join(tmpdir(), 'petstore-redis-'))
-  const port = await freePort()
+  // A free port can be taken by another process before redis-server binds it: another is tried.
+  let port = await freePort()
   const args = [
     '--port',
     String(port),
@@ -110,7 +111,16 @@ export const startTestRedis = async (
     await exited
     clearTimeout(timer)
   }
-  await start()
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start()
+      break
+    } catch (error) {
+      if (attempt === 5 || !String(error).includes('Address already in use')) throw error
+      port = await freePort()
+      args[1] = String(port)
+    }
+  }
   return {
     url: `redis://127.0.0.1:${port}/0`,
     port,
