@@ -11,6 +11,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
+  // Beside this file: Playwright empties its output folder, which would otherwise be the
+  // project's test-results/, where the other browser tests keep their screenshots.
+  outputDir: 'test-results',
   fullyParallel: true,
   workers: 4,
   forbidOnly: true,

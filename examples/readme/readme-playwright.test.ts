@@ -14,9 +14,12 @@ interface JsonReport {
 const runPlaywright = (limitMs: number) =>
   new Promise<{ code: number | string; stdout: string; stderr: string }>((resolve) => {
     const config = fileURLToPath(new URL('./playwright/playwright.config.ts', import.meta.url))
+    // Its own output folder: Playwright empties it, and the project's test-results/ keeps the
+    // other browser tests' screenshots.
+    const output = fileURLToPath(new URL('./playwright/test-results', import.meta.url))
     const child = spawn(
       'npx',
-      ['--no-install', 'playwright', 'test', '-c', config, '--reporter=json'],
+      ['--no-install', 'playwright', 'test', '-c', config, '--output', output, '--reporter=json'],
       { cwd: ROOT, env: { ...process.env, CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
     )
     let stdout = ''

@@ -5,6 +5,9 @@ import { defineConfig } from '@playwright/test'
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
+  // Beside this file: Playwright empties its output folder, which would otherwise be the
+  // project's test-results/, where the other browser tests keep their screenshots.
+  outputDir: 'test-results',
   forbidOnly: true,
   retries: 0,
   timeout: 30_000,
