@@ -413,36 +413,10 @@ export const createOpenApiOperations = async (
         ? { status: op.success.status, headers: {}, body: null }
         : { ...answer, headers: { ...answer.headers } }
     }
-    const { shared } = options
-    if (shared !== undefined) {
-      const seededRecords = seeded.get(op.collection.path)
-      if (seededRecords === undefined)
-        throw new Error(`Failed to find the collection ${op.collection.path}.`)
-      return answerSharedCollection({
-        operation: op,
-        shape: op.collection,
-        values,
-        body,
-        query: ctx.url.searchParams,
-        base: `${ctx.url.origin}${ctx.settings.basePath}`,
-        fidelity: ctx.settings.fidelity,
-        faker,
-        seed: options.seed,
-        wrapper: wrappers.get(op),
-        declaredBody: declaredBodies.get(op),
-        shared,
-        session: ctx.session,
-        key: keys.get(op.collection.path) ?? collectionKey(op.collection, options.seed),
-        seeded: seededRecords,
-      })
-    }
-    const collection = collectionFor(ctx.session, op.collection.path, WRITES.has(op.role))
-    if (collection === undefined)
-      throw new Error(`Failed to find the collection ${op.collection.path}.`)
-    const response = answerCollection({
+    // What both stores' answers take: the operation, the request's values, the settings.
+    const common = {
       operation: op,
       shape: op.collection,
-      records: collection,
       values,
       body,
       query: ctx.url.searchParams,
@@ -452,7 +426,24 @@ export const createOpenApiOperations = async (
       seed: options.seed,
       wrapper: wrappers.get(op),
       declaredBody: declaredBodies.get(op),
-    })
+    }
+    const { shared } = options
+    if (shared !== undefined) {
+      const seededRecords = seeded.get(op.collection.path)
+      if (seededRecords === undefined)
+        throw new Error(`Failed to find the collection ${op.collection.path}.`)
+      return answerSharedCollection({
+        ...common,
+        shared,
+        session: ctx.session,
+        key: keys.get(op.collection.path) ?? collectionKey(op.collection, options.seed),
+        seeded: seededRecords,
+      })
+    }
+    const collection = collectionFor(ctx.session, op.collection.path, WRITES.has(op.role))
+    if (collection === undefined)
+      throw new Error(`Failed to find the collection ${op.collection.path}.`)
+    const response = answerCollection({ ...common, records: collection })
     if (WRITES.has(op.role)) {
       changed.add(ctx.session)
       const pending = api.onChange?.(ctx.session)
