@@ -5,6 +5,7 @@
  *   npm run bench -- profile            GET /v1/pets?limit=20
  *   BENCH_TARGET=/v1/pets/7 npm run bench -- profile
  *   BENCH_METHOD=POST BENCH_TARGET=/v1/pets npm run bench -- profile
+ *   BENCH_STORE=redis BENCH_SERVER_ARGS="--journal-max-entries 0" npm run bench -- profile
  *
  * Writes bench/results/server-<time>.cpuprofile (open it in Chrome's DevTools,
  * Performance panel, or in VS Code) and prints the functions with the most
@@ -80,6 +81,8 @@ const profileServer = async (input: {
       '--key',
       'bench-enterprise=enterprise:1000000000:1000000000000',
       ...(input.store === undefined ? [] : ['--store', input.store]),
+      // BENCH_SERVER_ARGS: more flags for the server (e.g. "--journal-max-entries 0").
+      ...(process.env.BENCH_SERVER_ARGS ?? '').split(' ').filter((arg) => arg !== ''),
     ],
     ROOT,
   )

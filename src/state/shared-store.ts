@@ -25,6 +25,13 @@ export type StoreOption =
        * waits at most this long for Redis before it is answered 503.
        */
       timeoutMs?: number
+      /**
+       * Longest an instance holds its journal entries before writing them, in
+       * ms (default 250; 0 writes them in the turn that answered). Every read
+       * of the journal first has every instance write what it holds, so this
+       * changes only what a crash loses, not what a read finds (decision 0069).
+       */
+      journalFlushMs?: number
     }
 
 /** A state kept outside the process: ready once connected, closed to disconnect. */
@@ -80,9 +87,16 @@ export interface SharedStateOptions {
  */
 export const parseStoreOption = (
   store: StoreOption,
-): { url: string; prefix: string | undefined; timeoutMs: number | undefined } => {
-  const { url, prefix, timeoutMs } =
-    typeof store === 'string' ? { url: store, prefix: undefined, timeoutMs: undefined } : store
+): {
+  url: string
+  prefix: string | undefined
+  timeoutMs: number | undefined
+  journalFlushMs?: number | undefined
+} => {
+  const { url, prefix, timeoutMs, journalFlushMs } =
+    typeof store === 'string'
+      ? { url: store, prefix: undefined, timeoutMs: undefined, journalFlushMs: undefined }
+      : store
   if (typeof url === 'string' && /^rediss?\+cluster:/.test(url)) {
     // A Redis Cluster: one or more of its nodes, host:port, comma-separated (no database).
     if (
@@ -131,7 +145,17 @@ export const parseStoreOption = (
       `Failed to create the sandbox: store timeoutMs ${String(timeoutMs)} must be a whole number of ms from 10 to 60000.`,
     )
   }
-  return { url, prefix, timeoutMs }
+  if (
+    journalFlushMs !== undefined &&
+    !(Number.isInteger(journalFlushMs) && journalFlushMs >= 0 && journalFlushMs <= 60_000)
+  ) {
+    throw new TypeError(
+      `Failed to create the sandbox: store journalFlushMs ${String(journalFlushMs)} must be a whole number of ms from 0 to 60000.`,
+    )
+  }
+  return journalFlushMs === undefined
+    ? { url, prefix, timeoutMs }
+    : { url, prefix, timeoutMs, journalFlushMs }
 }
 
 const unavailable = (): ApiError =>
@@ -174,7 +198,7 @@ const ACCOUNT_METHODS = [
  * await state.ready
  */
 export const openSharedState = (store: StoreOption, options: SharedStateOptions): SharedState => {
-  const { url, prefix, timeoutMs } = parseStoreOption(store)
+  const { url, prefix, timeoutMs, journalFlushMs } = parseStoreOption(store)
   const events: Emitter<SandboxEvents> = createEmitter<SandboxEvents>()
   let real: (SandboxState & Pick<SharedState, 'peek' | 'collections' | 'accounts'>) | undefined
   let close: () => Promise<void> = async () => {}
@@ -185,6 +209,7 @@ export const openSharedState = (store: StoreOption, options: SharedStateOptions)
       prefix,
       events,
       commandTimeoutMs: timeoutMs,
+      journalFlushMs,
     })
     real = state
     close = () => state.close()

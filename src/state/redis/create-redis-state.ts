@@ -49,6 +49,8 @@ export interface RedisStateOptions {
   journalMaxEntries?: number | undefined
   /** Approximate bytes every session's journal keeps together (default 32 MiB), counted over the stored JSON. */
   journalMaxBytes?: number | undefined
+  /** How long this instance holds journal entries before writing them (ms, default 250; decision 0069). */
+  journalFlushMs?: number | undefined
   /** Time source of the clocks and of idle times (default `Date.now`). */
   now?: (() => number) | undefined
   startScenario: string
@@ -140,6 +142,7 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
     ...ctx,
     journalMaxEntries: options.journalMaxEntries ?? DEFAULT_JOURNAL_MAX_ENTRIES,
     journalMaxBytes: options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES,
+    journalFlushMs: options.journalFlushMs,
   })
   const parts = { ctx, sessions, pets, journal }
 
@@ -157,6 +160,8 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
       ? new Error(`the Redis store ${redactUrl(options.url)} failed: ${error.message}`)
       : error
   }
+  // Answers the other instances' asks for what this one holds (decision 0069).
+  await journal.start()
 
   return {
     redis: connection.client,
@@ -176,9 +181,13 @@ export const createRedisState = async (options: RedisStateOptions): Promise<Redi
       sessions.cached(id) !== undefined
         ? createSessionView(parts, id)
         : sessions.load(id).then((found) => (found ? createSessionView(parts, id) : undefined)),
-    listSessions: () => sessions.list(),
+    // Each session's count of requests: once every instance has written what it holds.
+    listSessions: () => journal.settle(undefined).then(() => sessions.list()),
     dropSession: (id) => sessions.drop(id),
-    close: () => connection.close(),
+    async close() {
+      await journal.close()
+      await connection.close()
+    },
     collections: createRedisCollections(ctx),
     peek(id) {
       const entry = sessions.cached(id)

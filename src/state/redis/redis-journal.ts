@@ -2,6 +2,7 @@ import { boundCapture } from '../../journal/bound-capture.js'
 import type { JournalCapture, JournalEntry, JournalRecord } from '../../journal/journal.js'
 import { toJournalEntry } from '../../journal/to-journal-entry.js'
 import type { RecentRequests } from '../sandbox-state.js'
+import { createJournalBarrier } from './journal-barrier.js'
 import { PRELUDE, sessionKey } from './lua-prelude.js'
 import { defineScript } from './redis-script.js'
 import type { RedisStateContext } from './redis-state-context.js'
@@ -118,7 +119,9 @@ end
  * bytes pass the budget (a whole item at a time: the journal may hold less
  * than the budget, never more); returns the evicted ones (session, numbers,
  * …), which the caller drops from their sessions. ARGV: prefix, maxEntries,
- * maxBytes, then per batch: sid, seqs (space-separated), count, bytes.
+ * maxBytes, then per batch: sid, seqs (space-separated), count, bytes, and
+ * how many answers of that session were left out before the write (they
+ * count in the running count: the dashboard says they were skipped).
  */
 const LEDGER_SCRIPT = defineScript(
   'ledger',
@@ -126,9 +129,9 @@ const LEDGER_SCRIPT = defineScript(
 local maxEntries, maxBytes = tonumber(ARGV[2]), tonumber(ARGV[3])
 local total = tonumber(redis.call('GET', BYTES) or '0')
 local held = tonumber(redis.call('GET', HELD) or redis.call('XLEN', STREAM))
-for i = 4, #ARGV, 4 do
+for i = 4, #ARGV, 5 do
   local c = tonumber(ARGV[i + 2])
-  local n = redis.call('INCRBY', COUNT, c)
+  local n = redis.call('INCRBY', COUNT, c + tonumber(ARGV[i + 4]))
   redis.call('XADD', STREAM, '*', 's', ARGV[i], 'q', ARGV[i + 1], 'c', c, 'b', ARGV[i + 3], 'n', n)
   held = held + c
   total = total + tonumber(ARGV[i + 3])
@@ -189,14 +192,14 @@ return out
 /** The request journal of the Redis state. */
 export interface RedisJournal {
   /**
-   * Journals an answered request, behind the answer: the record is returned
-   * at once and written in the same turn of the event loop, with the other
-   * entries of that turn (one call a session), before any later request or
-   * control call of this instance is read. `seq` is the number its round trip
-   * reserved; without one (a request refused before it) Redis numbers the
-   * entry, and the returned record says 0.
+   * Journals an answered request: the record is returned at once and held by
+   * this instance for at most `flushMs` (decision 0069), then written with
+   * the others it holds, one call a session. `seq` is the number its round
+   * trip reserved; without one (a request refused before it) Redis numbers
+   * the entry, and the returned record says 0.
    */
   record(sid: string, seq: number | undefined, capture: JournalCapture): JournalRecord
+  /** A session's journal, once every instance has written what it held of it. */
   list(sid: string): Promise<JournalEntry[]>
   /**
    * Marks a record `aborted` (the client gave up on its held answer): in the
@@ -205,6 +208,21 @@ export interface RedisJournal {
   markAborted(sid: string, record: JournalRecord): Promise<void>
   /** The newest answers of every instance after a cursor (the dashboard's feed). */
   recent(cursor: string | undefined, max: number): Promise<RecentRequests>
+  /** Has every instance write what it holds of a session (undefined: of all), as a read does first. */
+  settle(sid: string | undefined): Promise<void>
+  /** Subscribes to the other instances' asks (after the connection is up). */
+  start(): Promise<void>
+  /** Writes what this instance holds and stops answering asks. */
+  close(): Promise<void>
+}
+
+/** How long an instance holds its journal entries before writing them, by default (ms). */
+export const DEFAULT_JOURNAL_FLUSH_MS = 250
+
+/** One session's entries this instance holds, and how many it left out as the write would have trimmed them. */
+interface Held {
+  records: JournalRecord[]
+  skipped: number
 }
 
 /** How long evictions wait for a write to the same session to ride on (ms). */
@@ -234,25 +252,44 @@ const parseCursor = (cursor: string | undefined): { id: string; n: number } | un
  * every session's answers in a slot of its own: the server-wide budget
  * (`journalMaxEntries`, `journalMaxBytes`, counted over the stored JSON) and
  * what every instance's dashboard polls. Entries evicted by the budget leave
- * their sessions right after. Writes go out once the request's own work is
- * done (`process.nextTick`, a batch per session for the records of that
- * moment), before the answer is written and on the connection a control call
- * to that session reads from: a control call after an answer finds its entry.
+ * their sessions right after. An instance holds its entries for at most
+ * `journalFlushMs` (or until it holds too many), leaves out those the write
+ * would trim at once, and writes the rest in one call a session (decision
+ * 0069). Every read first has every live instance write what it holds
+ * (journal-barrier.ts): a control call after an answer finds its entry,
+ * whichever instance answered.
  *
  * @example
  * const journal = createRedisJournal(ctx)
  * const record = journal.record('default', 7, capture)
  */
 export const createRedisJournal = (
-  ctx: RedisStateContext & { journalMaxEntries: number; journalMaxBytes: number },
+  ctx: RedisStateContext & {
+    journalMaxEntries: number
+    journalMaxBytes: number
+    /** How long entries are held before they are written (0: in the turn that answered). */
+    journalFlushMs?: number | undefined
+  },
 ): RedisJournal => {
   const { connection, journalSize, journalMaxEntries, journalMaxBytes } = ctx
+  const flushMs = ctx.journalFlushMs ?? DEFAULT_JOURNAL_FLUSH_MS
   const keeps = journalSize > 0 && journalMaxEntries > 0 && journalMaxBytes > 0
   const keyOf = (sid: string) => sessionKey(connection.prefix, sid)
   const feedKey = `${connection.prefix}{~feed}:requests`
-  let pending = new Map<string, JournalRecord[]>()
-  let scheduled = false
+  // Held entries past an eighth of the server-wide budget are written at once:
+  // the budget evicts whole writes, oldest first, and a write that alone
+  // passed it would go whole. One session's `2 x journalSize` are compacted first.
+  const maxHeldEntries = Math.max(2 * journalSize, Math.floor(journalMaxEntries / 8))
+  const maxHeldBytes = Math.max(1, Math.floor(journalMaxBytes / 8))
+  let held = new Map<string, Held>()
+  let heldEntries = 0
+  let heldBytes = 0
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let ticking = false
   let order = 0
+  /** Each session's last write, and the feed's: what a barrier waits for. */
+  const writes = new Map<string, Promise<unknown>>()
+  let feedWrite: Promise<unknown> = Promise.resolve()
 
   /** Entries the budget evicted, per session: dropped with the session's next write, or soon. */
   let evictions = new Map<string, number[]>()
@@ -280,10 +317,10 @@ export const createRedisJournal = (
       evictTimer.unref()
     }
   }
-  /** Batches to the budget: per session, its numbers (space-separated), how many and their bytes. */
+  /** Batches to the budget: per session, its numbers (space-separated), how many, their bytes, and those skipped. */
   const ledger = (batches: (string | number)[]): void => {
     if (batches.length === 0) return
-    ;(
+    feedWrite = (
       connection.run(LEDGER_SCRIPT, feedKey, [
         journalMaxEntries,
         journalMaxBytes,
@@ -292,16 +329,54 @@ export const createRedisJournal = (
     ).then(evict, () => {})
   }
   /** A session's kept entries as one batch of the budget. */
-  const batchOf = (sid: string, seqs: number[], bytes: number): (string | number)[] =>
-    seqs.length === 0 ? [] : [sid, seqs.join(' '), seqs.length, bytes]
+  const batchOf = (sid: string, seqs: number[], bytes: number, skipped = 0): (string | number)[] =>
+    seqs.length === 0 ? [] : [sid, seqs.join(' '), seqs.length, bytes, skipped]
 
-  const flush = (): void => {
-    scheduled = false
-    const batch = pending
-    pending = new Map()
+  /**
+   * Leaves out what the write would trim at once: the session keeps its
+   * `journalSize` highest numbers, and Redis numbers the entries refused
+   * before their round trip (seq 0) above every other. So of the held
+   * entries, the last `journalSize` of those, then the highest-numbered
+   * others up to `journalSize` in all, can be kept; the rest never could.
+   */
+  const compact = (entry: Held): void => {
+    const unnumbered = entry.records.filter((r) => r.seq <= 0)
+    const keptUnnumbered = unnumbered.slice(Math.max(0, unnumbered.length - journalSize))
+    const room = journalSize - keptUnnumbered.length
+    const numbered = entry.records.filter((r) => r.seq > 0).sort((a, b) => b.seq - a.seq)
+    const kept = new Set<JournalRecord>([...keptUnnumbered, ...numbered.slice(0, room)])
+    const records: JournalRecord[] = []
+    for (const record of entry.records) {
+      if (kept.has(record)) records.push(record)
+      else {
+        heldEntries--
+        heldBytes -= record.bytes
+        entry.skipped++
+      }
+    }
+    entry.records = records
+  }
+
+  /** Writes what this instance holds of a session (undefined: of every session), without waiting. */
+  const send = (only: string | undefined): void => {
+    let batch: Map<string, Held>
+    if (only === undefined) {
+      batch = held
+      held = new Map()
+      heldEntries = 0
+      heldBytes = 0
+    } else {
+      const entry = held.get(only)
+      if (entry === undefined) return
+      held.delete(only)
+      heldEntries -= entry.records.length
+      for (const record of entry.records) heldBytes -= record.bytes
+      batch = new Map([[only, entry]])
+    }
     // Every numbered entry of the moment in one call to the budget, a batch per session.
     const numbered: (string | number)[] = []
-    for (const [sid, records] of batch) {
+    for (const [sid, entry] of batch) {
+      const { records } = entry
       const evicted = toRanges(evictions.get(sid) ?? [])
       evictions.delete(sid)
       const args: (string | number | Buffer)[] = [sid, journalSize, evicted.length, ...evicted]
@@ -319,28 +394,54 @@ export const createRedisJournal = (
           bytes += json.length
         }
       }
-      numbered.push(...batchOf(sid, seqs, bytes))
+      numbered.push(...batchOf(sid, seqs, bytes, entry.skipped))
       const written = connection.run(RECORD_SCRIPT, keyOf(sid), args) as Promise<number[]>
       // Those Redis numbered go to the budget once it has.
-      if (seqs.length < records.length)
-        written.then(
-          (kept) => {
-            const late: number[] = []
-            let lateBytes = 0
-            kept.forEach((seq, i) => {
-              if (seq > 0 && records[i]?.seq === 0) {
-                late.push(seq)
-                lateBytes += sizes[i] as number
-              }
+      const done =
+        seqs.length < records.length
+          ? written.then((kept) => {
+              const late: number[] = []
+              let lateBytes = 0
+              kept.forEach((seq, i) => {
+                if (seq > 0 && records[i]?.seq === 0) {
+                  late.push(seq)
+                  lateBytes += sizes[i] as number
+                }
+              })
+              ledger(batchOf(sid, late, lateBytes))
             })
-            ledger(batchOf(sid, late, lateBytes))
-          },
-          () => {},
-        )
-      else written.catch(() => {})
+          : written
+      const last = done.catch(() => {})
+      writes.set(sid, last)
+      last.then(() => {
+        if (writes.get(sid) === last) writes.delete(sid)
+      })
     }
     ledger(numbered)
   }
+  const sendAll = (): void => {
+    if (timer !== undefined) clearTimeout(timer)
+    timer = undefined
+    send(undefined)
+  }
+  /** Sessions with an entry Redis numbers when written: sent in the turn that answered. */
+  const unnumbered = new Set<string>()
+  const sendTurn = (): void => {
+    ticking = false
+    if (flushMs === 0) {
+      sendAll()
+      return
+    }
+    for (const sid of unnumbered) send(sid)
+    unnumbered.clear()
+  }
+  /** Resolves once what was sent of a session (or of all) is in Redis. */
+  const written = async (sid: string | undefined): Promise<void> => {
+    if (sid !== undefined) await writes.get(sid)
+    else await Promise.all([...writes.values()])
+    await feedWrite
+  }
+  const barrier = createJournalBarrier({ connection, send, written, onError: ctx.onError })
 
   return {
     record(sid, seq, capture) {
@@ -348,33 +449,55 @@ export const createRedisJournal = (
       record.seq = seq ?? 0
       record.order = ++order
       if (!keeps) return record
-      let list = pending.get(sid)
-      if (list === undefined) {
-        list = []
-        pending.set(sid, list)
+      let entry = held.get(sid)
+      if (entry === undefined) {
+        entry = { records: [], skipped: 0 }
+        held.set(sid, entry)
       }
-      list.push(record)
-      if (!scheduled) {
-        scheduled = true
-        process.nextTick(flush)
+      entry.records.push(record)
+      heldEntries++
+      heldBytes += record.bytes
+      if (entry.records.length >= 2 * journalSize) compact(entry)
+      if (heldEntries > maxHeldEntries || heldBytes > maxHeldBytes) sendAll()
+      else if (flushMs === 0 || record.seq === 0) {
+        // Numbered by Redis when written (a request refused before its round
+        // trip): held, it would be numbered after requests answered later.
+        if (record.seq === 0) unnumbered.add(sid)
+        if (!ticking) {
+          ticking = true
+          process.nextTick(sendTurn)
+        }
+      } else if (timer === undefined) {
+        timer = setTimeout(sendAll, flushMs)
+        timer.unref()
       }
       return record
     },
     async markAborted(sid, record) {
       record.aborted = true
-      // Still in the batch: it is written aborted. Numbered by Redis (0): a held answer never is.
-      if (!keeps || record.seq <= 0 || pending.get(sid)?.includes(record) === true) return
+      // Still held: it is written aborted. Numbered by Redis (0): a held answer never is.
+      if (!keeps || record.seq <= 0 || held.get(sid)?.records.includes(record) === true) return
+      await writes.get(sid)
       await connection.run(ABORT_SCRIPT, keyOf(sid), [
         sid,
         record.seq,
         JSON.stringify(toJournalEntry(record)),
       ])
     },
+    settle: (sid) => (keeps ? barrier.wait(sid) : Promise.resolve()),
+    start: () => (keeps ? barrier.start() : Promise.resolve()),
+    async close() {
+      sendAll()
+      await Promise.race([written(undefined), new Promise((done) => setTimeout(done, 2_000))])
+      await barrier.close()
+    },
     async list(sid) {
+      await this.settle(sid)
       const rows = (await connection.run(JOURNAL_SCRIPT, keyOf(sid), [sid])) as string[]
       return rows.map((row) => JSON.parse(row) as JournalEntry)
     },
     async recent(cursor, max) {
+      await this.settle(undefined)
       const after = parseCursor(cursor)
       const reply = (await connection.run(RECENT_SCRIPT, feedKey, [
         after?.id ?? '',
@@ -417,6 +540,17 @@ export const createRedisJournal = (
         const row = found.get(`${sid}\n${seq}`)
         if (row !== undefined) entries.push(JSON.parse(row) as JournalEntry)
       }
+      // Instances write what they held each in its turn: the page in the order
+      // the requests came (a session's by number), the feed's order otherwise.
+      entries.sort((a, b) =>
+        a.time !== b.time
+          ? a.time < b.time
+            ? -1
+            : 1
+          : a.session === b.session
+            ? a.seq - b.seq
+            : 0,
+      )
       const newest = items.at(-1)
       const next = newest === undefined ? (after ?? { id: '0-0', n: count }) : newest
       return {

@@ -3,12 +3,11 @@ import { killAllChildren, serverOrigin, spawnCli } from '../../server/spawn-cli.
 import { startTestRedis, type TestRedis } from '../../support/redis-server.js'
 
 // Contract: a control call made after an answer finds that request's journal
-// entry. On Redis the entries of one turn of the event loop go out in one
-// write a session, behind their answers but before anything this instance
-// reads next (decision 0063), so a look through the instance that answered
-// finds the entry, however many requests it answers at once. In processes of
-// their own, as deployed (in one process the test's client could not read an
-// answer before the turn's write had gone out anyway).
+// entry. On Redis an instance holds its entries for a moment and writes them in
+// one batch; every read first has every live instance write what it holds
+// (decision 0069), so a look finds the entry however many requests the
+// instances answer at once, through the instance that answered or another.
+// In processes of their own, as deployed.
 let redis: TestRedis
 let origins: string[] = []
 
@@ -17,7 +16,7 @@ beforeAll(async () => {
   // A small budget keeps each look cheap (it reads the session's whole journal).
   const args = ['--port', '0', '--quiet', '--journal-max-entries', '120']
   args.push('--store', redis.url, '--store-prefix', 'after-answer:')
-  origins = [await serverOrigin(spawnCli(args))]
+  origins = await Promise.all([serverOrigin(spawnCli(args)), serverOrigin(spawnCli(args))])
 }, 60_000)
 afterAll(async () => {
   killAllChildren()
@@ -56,5 +55,9 @@ const answerThenFind = async (answering: string, reading: string, session: strin
 describe('the journal on Redis, right after an answer', () => {
   it('holds the entry for a control call through the instance that answered', async () => {
     expect(await answerThenFind(origins[0] as string, origins[0] as string, 'same')).toEqual([])
+  })
+
+  it('holds the entry for a control call through another instance', async () => {
+    expect(await answerThenFind(origins[0] as string, origins[1] as string, 'other')).toEqual([])
   })
 })
