@@ -217,7 +217,7 @@ export interface RedisJournal {
 }
 
 /** How long an instance holds its journal entries before writing them, by default (ms). */
-export const DEFAULT_JOURNAL_FLUSH_MS = 250
+export const DEFAULT_JOURNAL_FLUSH_MS = 1_000
 
 /** One session's entries this instance holds, and how many it left out as the write would have trimmed them. */
 interface Held {

@@ -138,24 +138,40 @@ return limit(ARGV[1] .. ARGV[2], ARGV[1] .. ARGV[2] .. ':anon', ARGV[3], tonumbe
  * bannable, banAfter, banEndAt, mode, anonymousCap.
  * Returns {'stale', load} or {'ok', kind, minuteLeft, dayLeft, banEndsAt, seq, pv, position}.
  */
-const TAKE_SCRIPT = defineScript(
-  'take',
-  `${PRELUDE}${LIMITER}
-local m = redis.call('HMGET', META, 'epoch', 'v', 'pv', 'rn', 'jseq')
-if not m[1] or (m[1] .. '/' .. m[2]) ~= ARGV[3] then return {'stale', load()} end
-local r = limit(T .. 'rl', T .. 'anon', ARGV[5], tonumber(ARGV[6]), tonumber(ARGV[7]),
-  tonumber(ARGV[8]), ARGV[9] == '1', tonumber(ARGV[10]), tonumber(ARGV[11]), ARGV[12],
-  tonumber(ARGV[13]))
--- Marked used and numbered in one write (the script is atomic: as HINCRBY would).
-local seq = (tonumber(m[5]) or 0) + 1
-local position = 0
-if ARGV[12] == 'take' then
-  position = (tonumber(m[4]) or 0) + 1
-  redis.call('HSET', META, 'used', ARGV[4], 'rn', num(position), 'jseq', num(seq))
-else
-  redis.call('HSET', META, 'used', ARGV[4], 'jseq', num(seq))
+const TAKE = `${PRELUDE}${LIMITER}
+-- One request, its arguments from ARGV[b]: version, realNow, bucket, perMinute,
+-- perDay, now, bannable, banAfter, banEndAt, mode, anonymousCap.
+local function take(b)
+  local m = redis.call('HMGET', META, 'epoch', 'v', 'pv', 'rn', 'jseq')
+  if not m[1] or (m[1] .. '/' .. m[2]) ~= ARGV[b] then return {'stale', load()} end
+  local r = limit(T .. 'rl', T .. 'anon', ARGV[b + 2], tonumber(ARGV[b + 3]), tonumber(ARGV[b + 4]),
+    tonumber(ARGV[b + 5]), ARGV[b + 6] == '1', tonumber(ARGV[b + 7]), tonumber(ARGV[b + 8]),
+    ARGV[b + 9], tonumber(ARGV[b + 10]))
+  -- Marked used and numbered in one write (the script is atomic: as HINCRBY would).
+  local seq = (tonumber(m[5]) or 0) + 1
+  local position = 0
+  if ARGV[b + 9] == 'take' then
+    position = (tonumber(m[4]) or 0) + 1
+    redis.call('HSET', META, 'used', ARGV[b + 1], 'rn', num(position), 'jseq', num(seq))
+  else
+    redis.call('HSET', META, 'used', ARGV[b + 1], 'jseq', num(seq))
+  end
+  return {'ok', r[1], r[2], r[3], r[4], seq, m[3], position}
 end
-return {'ok', r[1], r[2], r[3], r[4], seq, m[3], position}
+`
+const TAKE_SCRIPT = defineScript('take', `${TAKE}\nreturn take(3)\n`)
+
+/**
+ * Several requests of one session in one call, in the order they came (as
+ * many calls of `take` in a row would): ARGV: prefix, sid, then 11 arguments
+ * a request. Returns each request's reply.
+ */
+const TAKE_MANY_SCRIPT = defineScript(
+  'take-many',
+  `${TAKE}
+local out = {}
+for b = 3, #ARGV, 11 do out[#out + 1] = take(b) end
+return out
 `,
 )
 
@@ -254,11 +270,81 @@ export type CountReply =
       position: number
     }
 
+type TakeReply =
+  | ['stale', LoadReply]
+  | ['ok', string, number, number, number, number, string, number]
+
+interface Waiting {
+  args: (string | number)[]
+  resolve(reply: TakeReply): void
+  reject(error: unknown): void
+}
+
 /**
- * A request's one round trip (`take`, or `peek` for OPTIONS): checks the
- * version the instance read, counts the request, numbers it and reads the
- * pets version. An anonymous bucket is named as the in-memory limiter names
- * it (one per IPv4 address, one per IPv6 /64).
+ * Requests waiting for their round trip, per connection and session. The
+ * requests one poll of the event loop read go out together, once it has read
+ * them all (`setImmediate`): one call a session (`take-many`, decision 0069),
+ * whose requests Redis takes in the order they came, as it would separate calls.
+ */
+const queues = new WeakMap<RedisStateContext['connection'], Map<string, Waiting[]>>()
+
+const sendQueued = (connection: RedisStateContext['connection']): void => {
+  const bySession = queues.get(connection)
+  if (bySession === undefined) return
+  queues.delete(connection)
+  for (const [sid, waiting] of bySession) {
+    const key = sessionKey(connection.prefix, sid)
+    if (waiting.length === 1) {
+      const [one] = waiting as [Waiting]
+      ;(connection.run(TAKE_SCRIPT, key, [sid, ...one.args]) as Promise<TakeReply>).then(
+        one.resolve,
+        one.reject,
+      )
+      continue
+    }
+    ;(
+      connection.run(TAKE_MANY_SCRIPT, key, [sid, ...waiting.flatMap((w) => w.args)]) as Promise<
+        TakeReply[]
+      >
+    ).then(
+      (replies) => {
+        waiting.forEach((w, i) => {
+          w.resolve(replies[i] as TakeReply)
+        })
+      },
+      (error: unknown) => {
+        for (const w of waiting) w.reject(error)
+      },
+    )
+  }
+}
+
+const queueTake = (
+  connection: RedisStateContext['connection'],
+  sid: string,
+  args: (string | number)[],
+): Promise<TakeReply> =>
+  new Promise((resolve, reject) => {
+    let bySession = queues.get(connection)
+    if (bySession === undefined) {
+      bySession = new Map()
+      queues.set(connection, bySession)
+      setImmediate(sendQueued, connection)
+    }
+    let waiting = bySession.get(sid)
+    if (waiting === undefined) {
+      waiting = []
+      bySession.set(sid, waiting)
+    }
+    waiting.push({ args, resolve, reject })
+  })
+
+/**
+ * A request's one round trip (`take`, or `peek` for OPTIONS), with the other
+ * requests of the session read in the same poll: checks the version the
+ * instance read, counts the request, numbers it and reads the pets version.
+ * An anonymous bucket is named as the in-memory limiter names it (one per
+ * IPv4 address, one per IPv6 /64).
  *
  * @example
  * const reply = await countRequest(ctx, { sid, version, request, mode: 'take' })
@@ -273,24 +359,20 @@ export const countRequest = async (
   },
 ): Promise<CountReply> => {
   const { request } = input
-  const reply = (await ctx.connection.run(
-    TAKE_SCRIPT,
-    sessionKey(ctx.connection.prefix, input.sid),
-    [
-      input.sid,
-      input.version,
-      ctx.realNow(),
-      anonymousBucketName(request.bucket),
-      request.limits.perMinute,
-      request.limits.perDay,
-      request.now,
-      request.bannable === true ? 1 : 0,
-      ctx.banAfter === Number.POSITIVE_INFINITY ? -1 : ctx.banAfter,
-      banEnd(request.now, ctx.banMs),
-      input.mode,
-      ctx.maxAnonymousBuckets,
-    ],
-  )) as ['stale', LoadReply] | ['ok', string, number, number, number, number, string, number]
+  const args = [
+    input.version,
+    ctx.realNow(),
+    anonymousBucketName(request.bucket),
+    request.limits.perMinute,
+    request.limits.perDay,
+    request.now,
+    request.bannable === true ? 1 : 0,
+    ctx.banAfter === Number.POSITIVE_INFINITY ? -1 : ctx.banAfter,
+    banEnd(request.now, ctx.banMs),
+    input.mode,
+    ctx.maxAnonymousBuckets,
+  ]
+  const reply = await queueTake(ctx.connection, input.sid, args)
   if (reply[0] === 'stale') return { stale: reply[1] }
   const [, kind, minuteLeft, dayLeft, ban, seq, pv, position] = reply
   return {
