@@ -137,7 +137,7 @@ export interface SeededSnapshotOptions extends SeedOptions {
 
 const SNAPSHOT_CACHE_SIZE = 4
 /** Pages a store remembers between changes (then it starts over). */
-const PAGE_CACHE_SIZE = 256
+export const PAGE_CACHE_SIZE = 256
 const seededSnapshots = new Map<string, ReadonlyPetStoreSnapshot>()
 
 /**
