@@ -75,6 +75,31 @@ export const defineSharedStateSuite = (getTarget: () => MultiInstanceTarget): vo
       expect(remaining).toEqual(Array.from({ length: 60 }, (_, i) => i))
     })
 
+    // Decision 0069: an instance sends the requests one poll read in calls of up to
+    // eight, each counted in turn inside the call: the ban and the journal's
+    // numbers come out as they would one request at a time.
+    it('ban a key after its 20 rejections, and number every request once, however many a call counts', async () => {
+      await call(1, 'POST', '/__sandbox/clock', { body: { now: '2030-01-01T12:00:20Z' } })
+      const { json: created } = await call(2, 'POST', '/__sandbox/keys', { body: { plan: 'free' } })
+      const key = (created as { key: string }).key
+      await call(0, 'DELETE', '/__sandbox/requests')
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => call(i, 'GET', '/v1/pets?limit=1', { key })),
+      )
+      const outcomes = answers.map((a) =>
+        a.status === 200 ? '200' : (a.json as { code: string }).code,
+      )
+      const count = (what: string) => outcomes.filter((o) => o === what).length
+      expect([count('200'), count('rate_limit_exceeded'), count('api_key_banned')]).toEqual([
+        60, 20, 20,
+      ])
+      const journal = (await call(1, 'GET', '/__sandbox/requests')).json as { seq: number }[]
+      const seqs = journal.map((e) => e.seq)
+      expect(seqs).toHaveLength(100)
+      expect(new Set(seqs).size).toBe(100)
+      expect((seqs.at(-1) as number) - (seqs[0] as number)).toBe(99)
+    })
+
     it('never hand out one id twice under concurrent creates through every instance', async () => {
       const answers = await Promise.all(
         Array.from({ length: 90 }, (_, i) =>
