@@ -27,7 +27,7 @@ export type StoreOption =
       timeoutMs?: number
       /**
        * Longest an instance holds its journal entries before writing them, in
-       * ms (default 250; 0 writes them in the turn that answered). Every read
+       * ms (default 1,000; 0 writes them in the turn that answered). Every read
        * of the journal first has every instance write what it holds, so this
        * changes only what a crash loses, not what a read finds (decision 0069).
        */

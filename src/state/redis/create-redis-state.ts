@@ -49,7 +49,7 @@ export interface RedisStateOptions {
   journalMaxEntries?: number | undefined
   /** Approximate bytes every session's journal keeps together (default 32 MiB), counted over the stored JSON. */
   journalMaxBytes?: number | undefined
-  /** How long this instance holds journal entries before writing them (ms, default 250; decision 0069). */
+  /** How long this instance holds journal entries before writing them (ms, default 1,000; decision 0069). */
   journalFlushMs?: number | undefined
   /** Time source of the clocks and of idle times (default `Date.now`). */
   now?: (() => number) | undefined

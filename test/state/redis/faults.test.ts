@@ -116,6 +116,15 @@ describe('Redis unreachable at start', () => {
     )
   })
 
+  it.each([-1, 60_001, 2.5, Number.NaN, '10' as unknown as number])(
+    'refuses a store journalFlushMs of %s',
+    (journalFlushMs) => {
+      expect(() => createSandboxServer({ store: { url: redis.url, journalFlushMs } })).toThrow(
+        /store journalFlushMs .* must be a whole number of ms from 0 to 60000/,
+      )
+    },
+  )
+
   it('rejects listen() with a clear message for a Redis Cluster none of whose nodes answers', async () => {
     const port = redis.port + 1
     const app = createSandboxServer({
