@@ -12,8 +12,10 @@ import type { RedisStateContext } from './redis-state-context.js'
  * reserved (0: numbered here, for a request refused before its round trip),
  * unless the journal was cleared since; keeps the last `capacity`; first drops
  * the entries the server-wide budget evicted. ARGV: prefix, sid, capacity,
- * evictedCount, evicted ranges (first, last)…, then per entry: seq, entryJson (whose `seq` is
- * that number; `{"seq":0,…` when Redis numbers it). Returns each entry's number (0: not kept).
+ * evictedCount, evicted ranges (first, last)…, then per entry: seq, epoch (the session's
+ * when its request was counted, '' when unknown: an entry of a session since dropped and
+ * opened again, or reset, is not kept), entryJson (whose `seq` is that number;
+ * `{"seq":0,…` when Redis numbers it). Returns each entry's number (0: not kept).
  */
 const RECORD_SCRIPT = defineScript(
   'record',
@@ -23,15 +25,17 @@ if redis.call('EXISTS', META) == 0 then return out end
 local journal = T .. 'journal'
 local first = 5 + tonumber(ARGV[4])
 for i = 5, first - 1, 2 do redis.call('ZREMRANGEBYSCORE', journal, ARGV[i], ARGV[i + 1]) end
-local cleared = tonumber(redis.call('HGET', META, 'jcleared'))
+local m = redis.call('HMGET', META, 'jcleared', 'epoch')
+local cleared, epoch = tonumber(m[1]), m[2]
 local pairs = {}
-for i = first, #ARGV, 2 do
-  local seq, entry = tonumber(ARGV[i]), ARGV[i + 1]
-  if seq == 0 then
+for i = first, #ARGV, 3 do
+  local seq, entry = tonumber(ARGV[i]), ARGV[i + 2]
+  local current = ARGV[i + 1] == '' or ARGV[i + 1] == epoch
+  if seq == 0 and current then
     seq = redis.call('HINCRBY', META, 'jseq', 1)
     entry = '{"seq":' .. num(seq) .. string.sub(entry, 9)
   end
-  if seq > cleared then
+  if current and seq > cleared then
     pairs[#pairs + 1] = seq
     pairs[#pairs + 1] = entry
     out[#out + 1] = seq
@@ -72,11 +76,12 @@ return out
 
 /**
  * Replaces an entry by its aborted version (decision 0032), if the journal
- * still holds it. ARGV: prefix, sid, seq, entryJson.
+ * still holds it (in the same epoch). ARGV: prefix, sid, seq, entryJson, epoch.
  */
 const ABORT_SCRIPT = defineScript(
   'abort',
   `${PRELUDE}
+if ARGV[5] ~= '' and redis.call('HGET', META, 'epoch') ~= ARGV[5] then return 0 end
 local journal, seq = T .. 'journal', tonumber(ARGV[3])
 if redis.call('ZCOUNT', journal, seq, seq) == 0 then return 0 end
 redis.call('ZREMRANGEBYSCORE', journal, seq, seq)
@@ -198,7 +203,13 @@ export interface RedisJournal {
    * trip reserved; without one (a request refused before it) Redis numbers
    * the entry, and the returned record says 0.
    */
-  record(sid: string, seq: number | undefined, capture: JournalCapture): JournalRecord
+  record(
+    sid: string,
+    seq: number | undefined,
+    capture: JournalCapture,
+    /** The session's epoch when the request was counted: a write to a session dropped and opened again since is not kept. */
+    epoch?: string | undefined,
+  ): JournalRecord
   /** A session's journal, once every instance has written what it held of it. */
   list(sid: string): Promise<JournalEntry[]>
   /**
@@ -272,14 +283,17 @@ export const createRedisJournal = (
   },
 ): RedisJournal => {
   const { connection, journalSize, journalMaxEntries, journalMaxBytes } = ctx
-  const flushMs = ctx.journalFlushMs ?? DEFAULT_JOURNAL_FLUSH_MS
+  let flushMs = ctx.journalFlushMs ?? DEFAULT_JOURNAL_FLUSH_MS
   const keeps = journalSize > 0 && journalMaxEntries > 0 && journalMaxBytes > 0
   const keyOf = (sid: string) => sessionKey(connection.prefix, sid)
   const feedKey = `${connection.prefix}{~feed}:requests`
+  // A session's held entries are compacted to `journalSize` once they pass this
+  // (and when written), so a write of one session never holds more than it keeps.
+  const compactAt = journalSize + Math.max(16, Math.floor(journalSize / 4))
   // Held entries past an eighth of the server-wide budget are written at once:
   // the budget evicts whole writes, oldest first, and a write that alone
-  // passed it would go whole. One session's `2 x journalSize` are compacted first.
-  const maxHeldEntries = Math.max(2 * journalSize, Math.floor(journalMaxEntries / 8))
+  // passed it would go whole.
+  const maxHeldEntries = Math.max(compactAt, Math.floor(journalMaxEntries / 8))
   const maxHeldBytes = Math.max(1, Math.floor(journalMaxBytes / 8))
   let held = new Map<string, Held>()
   let heldEntries = 0
@@ -287,6 +301,8 @@ export const createRedisJournal = (
   let timer: ReturnType<typeof setTimeout> | undefined
   let ticking = false
   let order = 0
+  /** Each held record's session epoch ('' when unknown). */
+  const epochs = new WeakMap<JournalRecord, string>()
   /** Each session's last write, and the feed's: what a barrier waits for. */
   const writes = new Map<string, Promise<unknown>>()
   let feedWrite: Promise<unknown> = Promise.resolve()
@@ -376,6 +392,7 @@ export const createRedisJournal = (
     // Every numbered entry of the moment in one call to the budget, a batch per session.
     const numbered: (string | number)[] = []
     for (const [sid, entry] of batch) {
+      if (entry.records.length > journalSize) compact(entry)
       const { records } = entry
       const evicted = toRanges(evictions.get(sid) ?? [])
       evictions.delete(sid)
@@ -387,7 +404,7 @@ export const createRedisJournal = (
         // Encoded here, once: ioredis then copies bytes (a redacted value's `…`
         // makes the text two-byte, which the socket would encode again, whole).
         const json = Buffer.from(JSON.stringify(toJournalEntry(record)))
-        args.push(record.seq, json)
+        args.push(record.seq, epochs.get(record) ?? '', json)
         sizes.push(json.length)
         if (record.seq > 0) {
           seqs.push(record.seq)
@@ -444,11 +461,12 @@ export const createRedisJournal = (
   const barrier = createJournalBarrier({ connection, send, written, onError: ctx.onError })
 
   return {
-    record(sid, seq, capture) {
+    record(sid, seq, capture, epoch) {
       const record = boundCapture(capture)
       record.seq = seq ?? 0
       record.order = ++order
       if (!keeps) return record
+      if (epoch !== undefined) epochs.set(record, epoch)
       let entry = held.get(sid)
       if (entry === undefined) {
         entry = { records: [], skipped: 0 }
@@ -457,7 +475,11 @@ export const createRedisJournal = (
       entry.records.push(record)
       heldEntries++
       heldBytes += record.bytes
-      if (entry.records.length >= 2 * journalSize) compact(entry)
+      if (entry.records.length >= compactAt) {
+        compact(entry)
+        // Compacted away at once (journalSize 0 is not kept at all, above).
+        if (!entry.records.includes(record)) return record
+      }
       if (heldEntries > maxHeldEntries || heldBytes > maxHeldBytes) sendAll()
       else if (flushMs === 0 || record.seq === 0) {
         // Numbered by Redis when written (a request refused before its round
@@ -482,13 +504,25 @@ export const createRedisJournal = (
         sid,
         record.seq,
         JSON.stringify(toJournalEntry(record)),
+        epochs.get(record) ?? '',
       ])
     },
     settle: (sid) => (keeps ? barrier.wait(sid) : Promise.resolve()),
-    start: () => (keeps ? barrier.start() : Promise.resolve()),
+    async start() {
+      // Without the barrier a read could not have the others write: write in the turn, as before 0069.
+      if (keeps && !(await barrier.start())) flushMs = 0
+    },
     async close() {
       sendAll()
-      await Promise.race([written(undefined), new Promise((done) => setTimeout(done, 2_000))])
+      let bound: ReturnType<typeof setTimeout> | undefined
+      await Promise.race([
+        written(undefined),
+        new Promise((done) => {
+          bound = setTimeout(done, 2_000)
+          bound.unref()
+        }),
+      ])
+      clearTimeout(bound)
       await barrier.close()
     },
     async list(sid) {

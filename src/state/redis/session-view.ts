@@ -43,6 +43,8 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
   let inRequest = false
   let pv: string | undefined
   let seq: number | undefined
+  /** The session's epoch the request was counted in (its journal entry is kept in that one only). */
+  let epoch: string | undefined
   /** The request's position in its session (from its round trip) and the numbers it drew. */
   let position = 0
   let draws = 0
@@ -53,7 +55,8 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
     mode: 'take' | 'peek',
   ) => {
     const entry = cached()
-    const reply = await countRequest(ctx, { sid, version: entry.version, request, mode })
+    const { version } = entry
+    const reply = await countRequest(ctx, { sid, version, request, mode })
     if (reply.stale !== undefined) {
       // Refreshed (or forgotten, when the session is gone: the retry opens it
       // again only if the request still selects it).
@@ -63,6 +66,7 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
     sessions.registry.touch(sid, ctx.realNow())
     pv = reply.pv
     seq = reply.seq
+    epoch = version.slice(0, version.indexOf('/'))
     position = reply.position
     return reply.decision
   }
@@ -89,7 +93,7 @@ export const createSessionView = (parts: SessionViewParts, sid: string): Session
     record(capture) {
       const number = seq
       seq = undefined
-      return journal.record(sid, number, capture)
+      return journal.record(sid, number, capture, number === undefined ? undefined : epoch)
     },
     markAborted: (record) => journal.markAborted(sid, record),
     timelineStart(name, now) {

@@ -1,5 +1,7 @@
+import { setTimeout as wait } from 'node:timers/promises'
 import { Cluster, Redis } from 'ioredis'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createSandboxServer, type SandboxServer } from '../../../src/server/index.js'
 import {
   createMultiInstanceTarget,
   type MultiInstanceTarget,
@@ -145,6 +147,22 @@ describe.each([
     expect(journal.map((e) => e.status)).toEqual([200, 401, 200])
   })
 
+  it('keeps what it held of a session dropped since out of the session opened again under its name', async () => {
+    await (await get(a, '/v1/pets?limit=1&old=1&__session=again')).arrayBuffer()
+    await (await get(a, '/v1/pets?limit=1&old=2&__session=again')).arrayBuffer()
+    // Dropped through another instance while the first still holds both entries.
+    const dropped = await fetch(`${b}/__sandbox/sessions/again`, { method: 'DELETE' })
+    expect(dropped.status).toBe(204)
+    await (await get(a, '/v1/pets?limit=1&new=1&__session=again')).arrayBuffer()
+    const journal = (await (await get(b, '/__sandbox/requests?__session=again')).json()) as {
+      seq: number
+      url: string
+    }[]
+    expect(journal.map((e) => [e.seq, new URL(e.url).search])).toEqual([
+      [1, '?limit=1&new=1&__session=again'],
+    ])
+  })
+
   it('writes what it holds when it stops', async () => {
     const last = target.apps[2] as (typeof target.apps)[number]
     const third = target.origins[2] as string
@@ -152,5 +170,61 @@ describe.each([
     expect(await stored('stopping')).toBe(0)
     await last.close()
     expect(await stored('stopping')).toBe(1)
+  })
+})
+
+describe('an instance whose Redis user may not use pub/sub', () => {
+  let redis: TestRedis
+  let admin: Redis
+  const apps: SandboxServer[] = []
+
+  beforeAll(async () => {
+    redis = await startTestRedis()
+    admin = new Redis(redis.url)
+    // Redis 7 gives a new ACL user no channels: SUBSCRIBE is refused (NOPERM).
+    await admin.call(
+      'ACL',
+      'SETUSER',
+      'no-channels',
+      'on',
+      '>secret-pass',
+      '~*',
+      '+@all',
+      'resetchannels',
+    )
+  })
+  afterAll(async () => {
+    admin?.disconnect()
+    await Promise.all(apps.map((app) => app.close()))
+    await redis?.dispose()
+  })
+
+  it('writes its entries in the turn that answered, so a read through another instance finds them', async () => {
+    const restricted = redis.url.replace('redis://', 'redis://no-channels:secret-pass@')
+    const errors: unknown[] = []
+    const open = async (url: string, instance: string) => {
+      const app = createSandboxServer({
+        store: { url, prefix: 'acl:', journalFlushMs: HOLD_MS },
+        instance,
+        onError: (error) => errors.push(error),
+      })
+      apps.push(app)
+      return (await app.listen(0, '127.0.0.1')).url
+    }
+    const answering = await open(restricted, 'restricted')
+    const reading = await open(redis.url, 'reading')
+    expect(String(errors[0])).toMatch(/NOPERM/)
+    const answer = await fetch(`${answering}/v1/pets?limit=1&__session=acl`, { headers: KEY })
+    await answer.arrayBuffer()
+    // Written behind the answer, not held a minute (Redis's own time, not the sandbox clock).
+    let stored = 0
+    for (let attempt = 0; attempt < 50 && stored === 0; attempt++) {
+      if (attempt > 0) await wait(20)
+      stored = await admin.zcard('acl:{acl}:journal')
+    }
+    expect(stored).toBe(1)
+    const look = await fetch(`${reading}/__sandbox/requests?__session=acl`)
+    const found = (await look.json()) as { instance: string }[]
+    expect(found.map((e) => e.instance)).toEqual(['restricted'])
   })
 })
