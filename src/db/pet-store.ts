@@ -2,6 +2,7 @@ import { Collection } from '@msw/data'
 import { LIMITS } from '../contract/limits.js'
 import { type NewPet, PET_STATUSES, type Pet, PetSchema, type PetStatus } from '../contract/pet.js'
 import { IdSpaceExhaustedError } from './id-space-exhausted-error.js'
+import { PageCache } from './page-cache.js'
 import { PET_JSON, petJsonOf } from './pet-json.js'
 import type { ListPetsQuery, PetPage, PetRecords } from './pet-records.js'
 import { DEFAULT_PET_COUNT, DEFAULT_SEED, forEachSeedPet, type SeedOptions } from './seed-pets.js'
@@ -136,8 +137,6 @@ export interface SeededSnapshotOptions extends SeedOptions {
 }
 
 const SNAPSHOT_CACHE_SIZE = 4
-/** Pages a store remembers between changes (then it starts over). */
-export const PAGE_CACHE_SIZE = 256
 const seededSnapshots = new Map<string, ReadonlyPetStoreSnapshot>()
 
 /**
@@ -209,7 +208,7 @@ export class PetStore implements PetRecords {
   private nextId = 1
   private readonly listeners = new Set<PetStoreListener>()
   /** Pages read since the last change, by query (emptied by every change). */
-  private readonly pages = new Map<string, PetPage>()
+  private readonly pages = new PageCache()
 
   /** A store holding the seeded pets (ids 1..count), from the cached `seededSnapshot`. */
   static async seeded(options: SeedOptions = {}): Promise<PetStore> {
@@ -232,15 +231,10 @@ export class PetStore implements PetRecords {
    * operation that serializes it, a new body (decision 0021).
    */
   list(query: ListPetsQuery): PetPage {
-    const key = `${query.status ?? ''}|${query.afterId ?? ''}|${query.offset ?? ''}|${query.limit}`
-    let page = this.pages.get(key)
-    if (page === undefined) {
-      if (this.pages.size >= PAGE_CACHE_SIZE) this.pages.clear()
-      page = this.readPage(query)
-      this.pages.set(key, page)
-    }
-    return page
+    return this.pages.get(query, this.read)
   }
+
+  private readonly read = (query: ListPetsQuery): PetPage => this.readPage(query)
 
   private readPage(query: ListPetsQuery): PetPage {
     const index =
@@ -374,7 +368,7 @@ export class PetStore implements PetRecords {
 
   private index(stored: Pet): void {
     // A create empties it: a C++ call each time, so only when there is something to drop.
-    if (this.pages.size > 0) this.pages.clear()
+    this.pages.clear()
     this.byId.set(stored.id, stored)
     this.all.insert(stored.id)
     this.byStatus.get(stored.status)?.insert(stored.id)

@@ -1,6 +1,6 @@
 import type { Pet, PetStatus } from '../../contract/pet.js'
+import { PageCache } from '../../db/page-cache.js'
 import type { ListPetsQuery, PetPage } from '../../db/pet-records.js'
-import { PAGE_CACHE_SIZE } from '../../db/pet-store.js'
 
 /** Position of the first pet with an id greater than `id` (pets in ascending id order). */
 const firstAfter = (pets: readonly Pet[], id: number): number => {
@@ -25,7 +25,7 @@ export class CachedPets {
   private readonly byId = new Map<number, Pet>()
   private readonly byStatus = new Map<PetStatus, Pet[]>()
   /** Pages read since the last append, by query: the same query answers the same page object, as in memory (decision 0021). */
-  private readonly pages = new Map<string, PetPage>()
+  private readonly pages = new PageCache()
   /** How many pets of the Redis list this copy holds. */
   created = 0
   /** The session's pets version this copy is current with. */
@@ -43,7 +43,7 @@ export class CachedPets {
 
   /** Adds pets read from Redis (ascending ids, above every id held). */
   append(pets: readonly Pet[]): void {
-    if (pets.length > 0 && this.pages.size > 0) this.pages.clear()
+    if (pets.length > 0) this.pages.clear()
     for (const pet of pets) {
       this.all.push(pet)
       this.byId.set(pet.id, pet)
@@ -62,15 +62,10 @@ export class CachedPets {
   }
 
   list(query: ListPetsQuery): PetPage {
-    const key = `${query.status ?? ''}|${query.afterId ?? ''}|${query.offset ?? ''}|${query.limit}`
-    let page = this.pages.get(key)
-    if (page === undefined) {
-      if (this.pages.size >= PAGE_CACHE_SIZE) this.pages.clear()
-      page = this.readPage(query)
-      this.pages.set(key, page)
-    }
-    return page
+    return this.pages.get(query, this.read)
   }
+
+  private readonly read = (query: ListPetsQuery): PetPage => this.readPage(query)
 
   private readPage(query: ListPetsQuery): PetPage {
     const index = query.status === undefined ? this.all : (this.byStatus.get(query.status) ?? [])
