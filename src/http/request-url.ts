@@ -83,7 +83,26 @@ let lastOrigin = ''
  */
 export const isAbsoluteUrl = (href: string): boolean =>
   (lastOrigin !== '' && href.startsWith(lastOrigin) && href.charCodeAt(lastOrigin.length) === 47) ||
-  URL.canParse(href)
+  canParse(href)
+
+/** Latin-1 characters beyond ASCII: what Node 20's optimized `URL.canParse` misreads. */
+const LATIN1_BEYOND_ASCII = /[\x80-\xff]/
+
+/**
+ * `URL.canParse`, but right. Once optimized, Node 20's `URL.canParse` answers
+ * false for a valid URL held as a one-byte string with a character from
+ * U+0080 to U+00FF (`http://bücher.de/`: true on its first calls, false once
+ * hot), so such a URL is parsed by `new URL`.
+ */
+const canParse = (href: string): boolean => {
+  if (!LATIN1_BEYOND_ASCII.test(href)) return URL.canParse(href)
+  try {
+    new URL(href)
+    return true
+  } catch {
+    return false
+  }
+}
 
 /**
  * A request's absolute URL, parsed; undefined when it is not one. The same

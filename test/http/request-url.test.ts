@@ -222,14 +222,36 @@ describe('parseRequestUrl', () => {
   })
 })
 
+/** Whether `new URL` takes it (the oracle: Node 20's optimized `URL.canParse` is not one). */
+const parses = (href: string): boolean => {
+  try {
+    new URL(href)
+    return true
+  } catch {
+    return false
+  }
+}
+
 describe('isAbsoluteUrl', () => {
   // The origin remembered from the last plain URL must not make anything after it pass
-  // that `URL.canParse` refuses: each case is checked right after a plain URL of its origin.
+  // that `new URL` refuses: each case is checked right after a plain URL of its origin.
   const agrees = (href: string): void => {
     const origin = /^[a-z]+:\/\/[^/]*/i.exec(href)?.[0]
     if (origin !== undefined) parseRequestUrl(`${origin}/v1/pets`)
-    expect(isAbsoluteUrl(href), href).toBe(URL.canParse(href))
+    expect(isAbsoluteUrl(href), href).toBe(parses(href))
   }
+
+  // Once hot, Node 20's URL.canParse answers false for a one-byte string with a Latin-1
+  // character beyond ASCII (a CI run's property test met it: http://bücher.de:4010/…).
+  it('takes a URL with a Latin-1 character however often it is asked', () => {
+    let refused = 0
+    for (let i = 0; i < 200_000; i++) {
+      if (!isAbsoluteUrl('http://bücher.de/')) refused++
+      if (!isAbsoluteUrl('http://127.0.0.1:4010/v1/pets?q=é')) refused++
+    }
+    expect(refused).toBe(0)
+    expect(isAbsoluteUrl('http://exa mple/')).toBe(false)
+  })
 
   it('agrees with URL.canParse, after a plain URL of the same origin too', () => {
     for (const href of [
