@@ -134,6 +134,16 @@ describe.each([
       '15',
     ])
     expect(await stored('kept')).toBe(4)
+    // What went to Redis at all (the feed counts each write's entries): the first instance's
+    // newest four of its twelve, the other's three; the rest were never encoded.
+    const items = await admin.xrange('held:{~feed}:requests', '-', '+')
+    const sent = items
+      .map(([, fields]) =>
+        Object.fromEntries(fields.flatMap((f, i) => (i % 2 === 0 ? [[f, fields[i + 1]]] : []))),
+      )
+      .filter((f) => f.s === 'kept')
+      .reduce((sum, f) => sum + Number(f.c), 0)
+    expect(sent).toBe(7)
   })
 
   it('keeps a refusal before its round trip in the order it was answered', async () => {
